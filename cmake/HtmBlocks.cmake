@@ -1,0 +1,253 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Blocks, named configurations, and everything generated from them:
+#   * one Verilated RTL model per (block, configuration), PREFIX V<block>__<config>, and one of
+#     its Yosys netlist, PREFIX V<block>__<config>__netlist, all in the static library htm_models
+#     (Verilated once, linked into the test binary and htmsim);
+#   * htm/configs/<block>.h with one constexpr Params per configuration;
+#   * a registration of each model with the lockstep registry (htm/tb/registry.h);
+#   * CTests: lint.verilator.<block>.<config>, synth.ecp5.<block>.<config>.
+# The configurations themselves are in cmake/HtmConfigs.cmake.
+
+set(HTM_BLOCKS "" CACHE INTERNAL "")
+
+function(htm_block NAME)
+  cmake_parse_arguments(A "" "PORTS;BENCH;BENCH_HEADER;DEF" "" ${ARGN})
+  foreach(k PORTS BENCH BENCH_HEADER DEF)
+    if(NOT A_${k})
+      message(FATAL_ERROR "htm_block(${NAME}): ${k} is required")
+    endif()
+  endforeach()
+  if(NOT EXISTS ${CMAKE_SOURCE_DIR}/${A_DEF})
+    message(FATAL_ERROR "htm_block(${NAME}): no such file ${A_DEF}")
+  endif()
+  # Parameters of the block, from its .def: HTM_PARAM(<SV name>, <C++ member>, <C++ type>).
+  file(STRINGS ${CMAKE_SOURCE_DIR}/${A_DEF} lines REGEX "^HTM_PARAM\\(")
+  set(params "")
+  set(members "")
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES "^HTM_PARAM\\(([A-Za-z0-9_]+), *([a-z0-9_]+), *([^)]+)\\)")
+      message(FATAL_ERROR "${A_DEF}: cannot parse '${line}'")
+    endif()
+    list(APPEND params ${CMAKE_MATCH_1})
+    list(APPEND members ${CMAKE_MATCH_2})
+  endforeach()
+  set(HTM_BLOCKS ${HTM_BLOCKS} ${NAME} CACHE INTERNAL "")
+  foreach(k PORTS BENCH BENCH_HEADER DEF)
+    set(HTM_BLOCK_${NAME}_${k} ${A_${k}} CACHE INTERNAL "")
+  endforeach()
+  set(HTM_BLOCK_${NAME}_PARAMS ${params} CACHE INTERNAL "")
+  set(HTM_BLOCK_${NAME}_MEMBERS ${members} CACHE INTERNAL "")
+  set(HTM_BLOCK_${NAME}_CONFIGS "" CACHE INTERNAL "")
+endfunction()
+
+function(htm_config BLOCK NAME)
+  cmake_parse_arguments(A "LONG" "NETLIST_CYCLES;CYCLES" "" ${ARGN})
+  if(NOT DEFINED HTM_BLOCK_${BLOCK}_PARAMS)
+    message(FATAL_ERROR "htm_config(${BLOCK} ${NAME}): unknown block ${BLOCK}")
+  endif()
+  if(NOT NAME MATCHES "^[a-z][a-z0-9]*$")
+    message(FATAL_ERROR "htm_config(${BLOCK} ${NAME}): names are lower-case alphanumeric")
+  endif()
+  if(NOT DEFINED A_NETLIST_CYCLES)
+    set(A_NETLIST_CYCLES 2000)
+  endif()
+  if(NOT DEFINED A_CYCLES)
+    set(A_CYCLES 50000)
+  endif()
+  set(gparams "")
+  set(yparams "")
+  set(cpp "")
+  set(seen "")
+  foreach(kv IN LISTS A_UNPARSED_ARGUMENTS)
+    if(NOT kv MATCHES "^([A-Za-z0-9_]+)=(.+)$")
+      message(FATAL_ERROR "htm_config(${BLOCK} ${NAME}): expected Param=value, got '${kv}'")
+    endif()
+    set(key ${CMAKE_MATCH_1})
+    set(val ${CMAKE_MATCH_2})
+    list(FIND HTM_BLOCK_${BLOCK}_PARAMS ${key} idx)
+    if(idx LESS 0)
+      message(FATAL_ERROR "htm_config(${BLOCK} ${NAME}): ${BLOCK} has no parameter ${key}")
+    endif()
+    list(APPEND seen ${key})
+    list(GET HTM_BLOCK_${BLOCK}_MEMBERS ${idx} member)
+    if(DEFINED HTM_ENUM_VALUE_${val})
+      # An enum value: a sized number for Verilator and Yosys, the enumerator for C++.
+      list(APPEND gparams "-G${key}=${HTM_ENUM_BITS_${val}}'d${HTM_ENUM_VALUE_${val}}")
+      list(APPEND yparams "${key} ${HTM_ENUM_VALUE_${val}}")
+      set(cppval ${HTM_ENUM_CPP_${val}})
+    elseif(val MATCHES "^[0-9]+$")
+      list(APPEND gparams "-G${key}=${val}")
+      list(APPEND yparams "${key} ${val}")
+      set(cppval ${val})
+    else()
+      message(FATAL_ERROR "htm_config(${BLOCK} ${NAME}): ${key}=${val} is neither a number "
+                          "nor a value of an enum in rtl/include/htm_enums.def")
+    endif()
+    list(APPEND cpp "${idx}|.${member} = ${cppval}")
+  endforeach()
+  foreach(p IN LISTS HTM_BLOCK_${BLOCK}_PARAMS)
+    list(FIND seen ${p} idx)
+    if(idx LESS 0)
+      message(FATAL_ERROR "htm_config(${BLOCK} ${NAME}): parameter ${p} is not set "
+                          "(every configuration lists every parameter)")
+    endif()
+  endforeach()
+  # Designated initialisers must follow the declaration order of the .def.
+  list(SORT cpp COMPARE NATURAL)
+  list(TRANSFORM cpp REPLACE "^[0-9]+\\|" "")
+  list(JOIN cpp ", " cpp_init)
+  set(HTM_BLOCK_${BLOCK}_CONFIGS ${HTM_BLOCK_${BLOCK}_CONFIGS} ${NAME} CACHE INTERNAL "")
+  set(HTM_CFG_${BLOCK}_${NAME}_G "${gparams}" CACHE INTERNAL "")
+  set(HTM_CFG_${BLOCK}_${NAME}_Y "${yparams}" CACHE INTERNAL "")
+  set(HTM_CFG_${BLOCK}_${NAME}_CPP "${cpp_init}" CACHE INTERNAL "")
+  set(HTM_CFG_${BLOCK}_${NAME}_NETLIST_CYCLES ${A_NETLIST_CYCLES} CACHE INTERNAL "")
+  set(HTM_CFG_${BLOCK}_${NAME}_CYCLES ${A_CYCLES} CACHE INTERNAL "")
+  set(HTM_CFG_${BLOCK}_${NAME}_LONG ${A_LONG} CACHE INTERNAL "")
+endfunction()
+
+# Capitalises a configuration name for a C++ constant: default -> kDefault.
+function(_htm_cpp_const NAME OUT)
+  string(SUBSTRING ${NAME} 0 1 first)
+  string(SUBSTRING ${NAME} 1 -1 rest)
+  string(TOUPPER ${first} first)
+  set(${OUT} "k${first}${rest}" PARENT_SCOPE)
+endfunction()
+
+# Writes <out> from a Yosys script body, running Yosys at configure time if <out> is missing
+# (verilate() needs the file to exist) and adding a build rule to regenerate it.
+function(_htm_yosys_netlist BLOCK CFG OUT)
+  set(script ${HTM_GEN_DIR}/netlist/${BLOCK}__${CFG}.ys)
+  set(chparams "")
+  foreach(p IN LISTS HTM_CFG_${BLOCK}_${CFG}_Y)
+    string(APPEND chparams " -chparam ${p}")
+  endforeach()
+  file(RELATIVE_PATH rel_out ${CMAKE_SOURCE_DIR} ${OUT})
+  list(JOIN HTM_RTL_FILES_REL " " files)
+  file(WRITE ${script}.tmp
+    "# Generated by cmake/HtmBlocks.cmake: the netlist of ${BLOCK}/${CFG} for the netlist test.\n"
+    "read_verilog -sv -noautowire ${HTM_YOSYS_INCLUDES} ${files}\n"
+    "hierarchy -check -top ${BLOCK}${chparams}\n"
+    "synth -flatten -top ${BLOCK}\n"
+    "rename -top ${BLOCK}\n"
+    "write_verilog -noattr ${rel_out}\n")
+  file(COPY_FILE ${script}.tmp ${script} ONLY_IF_DIFFERENT)
+  file(REMOVE ${script}.tmp)
+  if(NOT EXISTS ${OUT} OR ${script} IS_NEWER_THAN ${OUT})
+    message(STATUS "Yosys: netlist of ${BLOCK}/${CFG}")
+    execute_process(COMMAND ${HTM_YOSYS} -q -l ${OUT}.log -s ${script}
+      WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "Yosys failed on ${BLOCK}/${CFG}; see ${OUT}.log")
+    endif()
+  endif()
+  add_custom_command(OUTPUT ${OUT}
+    COMMAND ${HTM_YOSYS} -q -l ${OUT}.log -s ${script}
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+    DEPENDS ${HTM_RTL_FILES} ${HTM_RTL_INCLUDES_ALL} ${script}
+    COMMENT "Yosys: netlist of ${BLOCK}/${CFG}" VERBATIM)
+endfunction()
+
+function(htm_finalize_blocks)
+  add_library(htm_models STATIC)
+  target_link_libraries(htm_models PUBLIC htm_tb htm_golden)
+  target_compile_definitions(htm_models PUBLIC VM_TRACE=1 VM_TRACE_FST=1)
+  file(MAKE_DIRECTORY ${HTM_GEN_DIR}/netlist)
+  foreach(block IN LISTS HTM_BLOCKS)
+    # htm/configs/<block>.h
+    set(hdr "// Generated by cmake/HtmBlocks.cmake from cmake/HtmConfigs.cmake. Do not edit.\n")
+    string(APPEND hdr "#pragma once\n\n#include <array>\n#include <string_view>\n#include <utility>\n\n")
+    string(APPEND hdr "#include \"${HTM_BLOCK_${block}_BENCH_HEADER}\"\n\n")
+    string(APPEND hdr "namespace htm::configs::${block} {\n\n")
+    string(APPEND hdr "using Params = ${HTM_BLOCK_${block}_PORTS}::Params;\n\n")
+    set(all "")
+    list(LENGTH HTM_BLOCK_${block}_CONFIGS ncfg)
+    foreach(cfg IN LISTS HTM_BLOCK_${block}_CONFIGS)
+      _htm_cpp_const(${cfg} const)
+      string(APPEND hdr "inline constexpr Params ${const}{${HTM_CFG_${block}_${cfg}_CPP}};\n")
+      list(APPEND all "{\"${cfg}\", ${const}}")
+    endforeach()
+    list(JOIN all ", " all)
+    string(APPEND hdr "\n/// Every named configuration, the paper's size (\"default\") first.\n")
+    string(APPEND hdr "inline constexpr std::array<std::pair<std::string_view, Params>, ${ncfg}> kAll{{${all}}};\n")
+    string(APPEND hdr "\n}  // namespace htm::configs::${block}\n")
+    file(WRITE ${HTM_GEN_DIR}/include/htm/configs/${block}.h.tmp "${hdr}")
+    file(COPY_FILE ${HTM_GEN_DIR}/include/htm/configs/${block}.h.tmp
+         ${HTM_GEN_DIR}/include/htm/configs/${block}.h ONLY_IF_DIFFERENT)
+
+    foreach(cfg IN LISTS HTM_BLOCK_${block}_CONFIGS)
+      set(model V${block}__${cfg})
+      _htm_cpp_const(${cfg} const)
+      verilate(htm_models
+        PREFIX ${model} TOP_MODULE ${block} TRACE_FST
+        DIRECTORY ${CMAKE_BINARY_DIR}/vl/${model}
+        SOURCES ${HTM_RTL_VLT} ${HTM_RTL_FILES}
+        INCLUDE_DIRS ${HTM_RTL_INCLUDE_DIRS}
+        VERILATOR_ARGS -Wall --assert --x-assign unique --x-initial unique
+                       ${HTM_CFG_${block}_${cfg}_G}
+        OPT_FAST -O2)
+      # The netlist of the same configuration (LONG configurations: only with HTM_LONG).
+      set(with_netlist ON)
+      if(HTM_CFG_${block}_${cfg}_LONG AND NOT HTM_LONG)
+        set(with_netlist OFF)
+      endif()
+      if(with_netlist)
+        set(net ${HTM_GEN_DIR}/netlist/${block}__${cfg}.v)
+        _htm_yosys_netlist(${block} ${cfg} ${net})
+        verilate(htm_models
+          PREFIX ${model}__netlist TOP_MODULE ${block} TRACE_FST
+          DIRECTORY ${CMAKE_BINARY_DIR}/vl/${model}__netlist
+          SOURCES ${net}
+          # -O0: Verilator 5.006's optimisations mis-evaluate Yosys's bit-level XOR netlists
+          # (htm_sig/default computed wrong H3 indices; Icarus and -O0 agree with the model).
+          VERILATOR_ARGS -O0 -Wno-fatal -Wno-lint -Wno-style --x-assign unique --x-initial unique
+          OPT_FAST -O1)
+      endif()
+      # Registration with the lockstep registry.
+      set(reg ${HTM_GEN_DIR}/src/reg_${block}__${cfg}.cc)
+      set(bench ${HTM_BLOCK_${block}_BENCH})
+      set(p htm::configs::${block}::${const})
+      set(code "// Generated by cmake/HtmBlocks.cmake. Do not edit.\n")
+      string(APPEND code "#include \"htm/configs/${block}.h\"\n#include \"htm/tb/registry.h\"\n")
+      string(APPEND code "#include \"${model}.h\"\n")
+      if(with_netlist)
+        string(APPEND code "#include \"${model}__netlist.h\"\n")
+      endif()
+      string(APPEND code "\nvoid htm_reg_${block}__${cfg}(std::vector<htm::tb::Entry>& r) {\n"
+        "  r.push_back({\"${block}\", \"${cfg}\", false, ${HTM_CFG_${block}_${cfg}_CYCLES},\n"
+        "               [](const htm::tb::RunOptions& o) {\n"
+        "                 return htm::tb::RunLockstep<${bench}, ${model}>(${p}, o);\n"
+        "               }});\n")
+      if(with_netlist)
+        string(APPEND code
+        "  r.push_back({\"${block}\", \"${cfg}\", true, ${HTM_CFG_${block}_${cfg}_NETLIST_CYCLES},\n"
+        "               [](const htm::tb::RunOptions& o) {\n"
+        "                 return htm::tb::RunLockstep<${bench}, ${model}__netlist>(${p}, o);\n"
+        "               }});\n")
+      endif()
+      string(APPEND code "}\n")
+      file(WRITE ${reg}.tmp "${code}")
+      file(COPY_FILE ${reg}.tmp ${reg} ONLY_IF_DIFFERENT)
+      target_sources(htm_models PRIVATE ${reg})
+      list(APPEND anchors "htm_reg_${block}__${cfg}")
+      # Per-configuration CTests.
+      htm_add_lint_verilator(${block} ${cfg})
+      htm_add_synth_test(${block} ${cfg} "${HTM_CFG_${block}_${cfg}_LONG}")
+    endforeach()
+  endforeach()
+  # The registry, filled explicitly (no static-initialisation order to depend on).
+  set(src "// Generated by cmake/HtmBlocks.cmake. Do not edit.\n#include \"htm/tb/registry.h\"\n\n")
+  foreach(a IN LISTS anchors)
+    string(APPEND src "void ${a}(std::vector<htm::tb::Entry>& r);\n")
+  endforeach()
+  string(APPEND src "\nnamespace htm::tb {\n\nconst std::vector<Entry>& Registry() {\n")
+  string(APPEND src "  static const std::vector<Entry> entries = [] {\n    std::vector<Entry> r;\n")
+  foreach(a IN LISTS anchors)
+    string(APPEND src "    ${a}(r);\n")
+  endforeach()
+  string(APPEND src "    return r;\n  }();\n  return entries;\n}\n\n}  // namespace htm::tb\n")
+  file(WRITE ${HTM_GEN_DIR}/src/models_anchor.cc.tmp "${src}")
+  file(COPY_FILE ${HTM_GEN_DIR}/src/models_anchor.cc.tmp ${HTM_GEN_DIR}/src/models_anchor.cc
+       ONLY_IF_DIFFERENT)
+  target_sources(htm_models PRIVATE ${HTM_GEN_DIR}/src/models_anchor.cc)
+endfunction()

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Blocks and their named configurations. One configuration yields both the RTL parameters
+# (-G for Verilator, chparam for Yosys) and the C++ parameters (htm/configs/<block>.h), so the
+# two cannot disagree. Every configuration lists every parameter of the block's .def file.
+#
+# htm_block(<top> PORTS <C++ Ports> BENCH <C++ bench> BENCH_HEADER <header> DEF <.def>
+#           [FORMAL_TOP <wrapper>] [FORMAL_FILES <files>] [FORMAL_DEPTH <n>])
+# htm_config(<top> <name> [CYCLES <n>] [NETLIST_CYCLES <n>] [LONG] <Param>=<value> ...)
+#   CYCLES          cycles of the RTL lockstep test in `make test` (default 50000)
+#   NETLIST_CYCLES  cycles of the netlist lockstep test in `make test` (default 2000)
+#   LONG            Yosys takes minutes on it: its netlist test and synthesis run only in the
+#                   long flows (configure with -DHTM_LONG=ON: make regress, make fpga)
+
+htm_block(htm_sig
+  PORTS htm::golden::SigPorts
+  BENCH htm::tb::SigBench
+  BENCH_HEADER htm/tb/benches/sig_bench.h
+  DEF golden/include/htm/golden/ports/htm_sig.def)
+
+# A 64-bit signature with 4 H3 hashes: the per-entry signature of the KILO TM simulator.
+htm_config(htm_sig default NETLIST_CYCLES 3000
+  AddrW=32 NumHashes=4 SlotsPerHash=16 HashKind=SigHashH3)
+# GPU-LocalTM private read/write signature: 8 bits per work-item and bank, intra-bank
+# address mod 8 (thesis Figure 5.5; 9-bit intra-bank word address of a 2 KB bank).
+htm_config(htm_sig prwsig NETLIST_CYCLES 3000
+  AddrW=9 NumHashes=1 SlotsPerHash=8 HashKind=SigHashMod)
+# GPU-LocalTM shared write-only signature: 32 bits per wavefront and bank, mod 32.
+htm_config(htm_sig swosig NETLIST_CYCLES 3000
+  AddrW=9 NumHashes=1 SlotsPerHash=32 HashKind=SigHashMod)
+# Degenerate: three hashes (not a power of two) of two slots over 5-bit addresses.
+htm_config(htm_sig tiny NETLIST_CYCLES 3000
+  AddrW=5 NumHashes=3 SlotsPerHash=2 HashKind=SigHashH3)
+# Degenerate: one slot of one bit over a 1-bit address (saturates at the first insert).
+htm_config(htm_sig one NETLIST_CYCLES 3000
+  AddrW=1 NumHashes=1 SlotsPerHash=1 HashKind=SigHashMod)
+
+htm_block(htm_sig_recency
+  PORTS htm::golden::SigRecencyPorts
+  BENCH htm::tb::SigRecencyBench
+  BENCH_HEADER htm/tb/benches/sig_bench.h
+  DEF golden/include/htm/golden/ports/htm_sig_recency.def)
+
+# The Last Writer History's recency Bloom filter: 4 x 256 slots of 16-bit commit ids.
+htm_config(htm_sig_recency default LONG NETLIST_CYCLES 1000
+  AddrW=32 NumHashes=4 SlotsPerHash=256 ValW=16 HashKind=SigHashH3)
+# A small filter for quick netlist, formal and FPGA runs.
+htm_config(htm_sig_recency small NETLIST_CYCLES 3000
+  AddrW=16 NumHashes=2 SlotsPerHash=16 ValW=8 HashKind=SigHashH3)
+# Degenerate: three hashes of two slots, 3-bit values that wrap quickly.
+htm_config(htm_sig_recency tiny NETLIST_CYCLES 3000
+  AddrW=4 NumHashes=3 SlotsPerHash=2 ValW=3 HashKind=SigHashH3)
+# Degenerate: one 1-bit slot (a one-bit Bloom filter).
+htm_config(htm_sig_recency one NETLIST_CYCLES 3000
+  AddrW=1 NumHashes=1 SlotsPerHash=1 ValW=1 HashKind=SigHashMod)

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# CTest registration of the flows. Every flow is a test with one label:
+#   lint     Verilator -Wall per top and configuration, Yosys parse, SV style, clang-format,
+#            file list
+#   synth    Yosys synth_ecp5 per top and configuration (LUT/FF/BRAM into a report)
+#   fpga     nextpnr-ecp5 place and route for Fmax (make fpga; one short run in make test)
+#   formal   SymbiYosys proofs (label formal; deep runs under make formal)
+#   lockstep / netlist / directed / golden: GoogleTest suites (tests/)
+
+set(HTM_REPORT_DIR ${CMAKE_BINARY_DIR}/reports)
+file(MAKE_DIRECTORY ${HTM_REPORT_DIR})
+
+function(htm_add_lint_verilator BLOCK CFG)
+  add_test(NAME lint.verilator.${BLOCK}.${CFG}
+    COMMAND verilator --lint-only -Wall --assert
+            -I${CMAKE_SOURCE_DIR}/rtl/include -I${HTM_GEN_DIR}/rtl
+            ${HTM_RTL_VLT} ${HTM_RTL_FILES} --top-module ${BLOCK} ${HTM_CFG_${BLOCK}_${CFG}_G}
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(lint.verilator.${BLOCK}.${CFG} PROPERTIES LABELS lint)
+endfunction()
+
+# LONG configurations get the label synth_long (make fpga) instead of synth (make test).
+function(htm_add_synth_test BLOCK CFG LONG)
+  set(label synth)
+  if(LONG)
+    set(label synth_long)
+  endif()
+  add_test(NAME synth.ecp5.${BLOCK}.${CFG}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/fpga/ecp5_flow.py
+            --yosys ${HTM_YOSYS} --nextpnr ${HTM_NEXTPNR_ECP5}
+            --top ${BLOCK} --config ${CFG} --params "${HTM_CFG_${BLOCK}_${CFG}_Y}"
+            --files "${HTM_RTL_FILES_REL}" --includes "${HTM_YOSYS_INCLUDES}"
+            --work ${CMAKE_BINARY_DIR}/fpga --report ${HTM_REPORT_DIR}/synth
+            --synth-only
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(synth.ecp5.${BLOCK}.${CFG} PROPERTIES LABELS ${label} TIMEOUT 3600)
+  add_test(NAME fpga.ecp5.${BLOCK}.${CFG}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/fpga/ecp5_flow.py
+            --yosys ${HTM_YOSYS} --nextpnr ${HTM_NEXTPNR_ECP5}
+            --top ${BLOCK} --config ${CFG} --params "${HTM_CFG_${BLOCK}_${CFG}_Y}"
+            --files "${HTM_RTL_FILES_REL}" --includes "${HTM_YOSYS_INCLUDES}"
+            --work ${CMAKE_BINARY_DIR}/fpga --report ${HTM_REPORT_DIR}/fpga
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(fpga.ecp5.${BLOCK}.${CFG} PROPERTIES LABELS fpga TIMEOUT 3600)
+endfunction()
+
+function(htm_add_lint_tests)
+  # Yosys parse of every RTL file (with the package), -noautowire so that an implicit wire
+  # (a silent miscompile of `arr[i].field`) is an error.
+  foreach(f IN LISTS HTM_RTL_FILES_REL)
+    get_filename_component(stem ${f} NAME_WE)
+    add_test(NAME lint.yosys.${stem}
+      COMMAND ${HTM_YOSYS} -q -p "read_verilog -sv -noautowire -I rtl/include -I ${_gen_rel} rtl/htm_pkg.sv ${f}"
+      WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(lint.yosys.${stem} PROPERTIES LABELS lint)
+  endforeach()
+  # Every module standalone with its default parameters.
+  foreach(f IN LISTS HTM_RTL_FILES_REL)
+    get_filename_component(stem ${f} NAME_WE)
+    if(stem STREQUAL "htm_pkg")
+      continue()
+    endif()
+    add_test(NAME lint.verilator.module.${stem}
+      COMMAND verilator --lint-only -Wall --assert -Irtl/include -I${HTM_GEN_DIR}/rtl
+              ${HTM_RTL_VLT} ${HTM_RTL_FILES} --top-module ${stem}
+      WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(lint.verilator.module.${stem} PROPERTIES LABELS lint)
+  endforeach()
+  add_test(NAME lint.sv_style
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tools/sv_style_check.py ${HTM_RTL_FILES}
+            ${HTM_FORMAL_FILES} ${CMAKE_SOURCE_DIR}/rtl/include/htm_assert.svh
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  add_test(NAME lint.filelist
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tools/check_filelist.py
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  add_test(NAME lint.clang_format
+    COMMAND ${CMAKE_SOURCE_DIR}/tools/format_all.sh --check ${HTM_CLANG_FORMAT}
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(lint.sv_style lint.filelist lint.clang_format PROPERTIES LABELS lint)
+endfunction()

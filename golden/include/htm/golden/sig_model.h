@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Golden models of the signature primitives (rtl/htm_sig_hash.sv, rtl/htm_sig.sv,
+// rtl/htm_sig_recency.sv), cycle-exact with the RTL:
+//   * outputs are combinational functions of the registered state (zero-latency test/lookup),
+//     computed before this cycle's clear/insert (read-before-write);
+//   * clear and insert take effect at the rising edge, the clear first.
+// See docs/htm_sig.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "htm/enums.h"
+#include "htm/golden/ports.h"
+
+namespace htm::golden {
+
+#define HTM_BLOCK Sig
+#define HTM_BLOCK_DEF "htm/golden/ports/htm_sig.def"
+#include "htm/golden/port_gen.inc"
+
+#define HTM_BLOCK SigRecency
+#define HTM_BLOCK_DEF "htm/golden/ports/htm_sig_recency.def"
+#include "htm/golden/port_gen.inc"
+
+/// Index bits of a table of `slots` entries: max(1, ceil(log2(slots))), as htm_pkg::idx_width.
+int SigIdxWidth(int slots);
+
+/// Hash `h` of `addr` (htm_sig_hash): an index in [0, 2**idx_w).
+uint64_t SigHashIndex(htm::SigHash kind, int addr_w, int idx_w, int h, uint64_t addr);
+
+/// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
+std::string CheckSigParams(const SigParams& p);
+std::string CheckSigRecencyParams(const SigRecencyParams& p);
+
+/// htm_sig: a partitioned Bloom signature.
+class SigModel {
+ public:
+  using Ports = SigPorts;
+  /// Throws std::invalid_argument on parameters the RTL does not accept.
+  explicit SigModel(const SigParams& p);
+
+  void Reset();
+  SigOut Eval(const SigIn& in) const;
+  void Tick(const SigIn& in);
+
+  /// Slot index of `addr` in table `h` (what the RTL's htm_sig_hash computes).
+  uint64_t Index(int h, uint64_t addr) const;
+  bool Test(uint64_t addr) const;
+  const SigParams& params() const { return p_; }
+
+ private:
+  SigParams p_;
+  int idx_w_;
+  std::vector<uint8_t> bits_;  // table h, slot s at h * slots_per_hash + s
+};
+
+/// htm_sig_recency: a recency (versioning) Bloom filter.
+class SigRecencyModel {
+ public:
+  using Ports = SigRecencyPorts;
+  /// Throws std::invalid_argument on parameters the RTL does not accept.
+  explicit SigRecencyModel(const SigRecencyParams& p);
+
+  void Reset();
+  SigRecencyOut Eval(const SigRecencyIn& in) const;
+  void Tick(const SigRecencyIn& in);
+
+  uint64_t Index(int h, uint64_t addr) const;
+  uint64_t Lookup(uint64_t addr) const;
+  const SigRecencyParams& params() const { return p_; }
+
+ private:
+  SigRecencyParams p_;
+  int idx_w_;
+  std::vector<uint64_t> slots_;  // table h, slot s at h * slots_per_hash + s
+};
+
+}  // namespace htm::golden

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The one RTL file list, in compilation order (package first). Every flow reads it: CMake
+// (simulation, lint, netlist, formal, synthesis) and anyone running a tool by hand, e.g.
+//   verilator --lint-only -Wall -Irtl/include -Ibuild/gen/rtl rtl/lint/verilator.vlt \
+//     -f rtl/files.f --top-module htm_sig
+// tools/check_filelist.py (test lint.filelist) fails when this list and rtl/ disagree.
+rtl/htm_pkg.sv
+rtl/htm_sig_hash.sv
+rtl/htm_sig.sv
+rtl/htm_sig_recency.sv

