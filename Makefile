@@ -27,20 +27,20 @@ run: build
 	$(BUILD)/sim/htmsim $(ARGS)
 
 test: build
-	$(CTEST) -LE 'synth_long|fpga|formal_long'
+	$(CTEST) -LE '_long$$'
 
 regress:
 	$(MAKE) build CMAKE_ARGS=-DHTM_LONG=ON
-	HTM_CYCLES=2000000 $(CTEST) -L 'lockstep|netlist'
+	HTM_CYCLES=2000000 $(CTEST) -L '^(lockstep|netlist)$$'
 	for seed in 1 2 3 4 5 6 7 8; do \
 	  $(BUILD)/sim/htmsim --netlist --cycles 1000000 --seed $$seed || exit 1; done
 
 formal: build
-	$(CTEST) -L 'formal|formal_long'
+	$(CTEST) -L '^formal'
 
 fpga:
 	$(MAKE) build CMAKE_ARGS=-DHTM_LONG=ON
-	$(CTEST) -L 'synth|synth_long|fpga'
+	$(CTEST) -L '^(synth|fpga)'
 	@cat $(BUILD)/reports/fpga/*.json
 
 clean:
