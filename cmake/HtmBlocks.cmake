@@ -42,7 +42,11 @@ function(htm_block NAME)
 endfunction()
 
 function(htm_config BLOCK NAME)
-  cmake_parse_arguments(A "LONG" "NETLIST_CYCLES;CYCLES" "" ${ARGN})
+  cmake_parse_arguments(A "LONG;LONG_NETLIST;LONG_SYNTH" "NETLIST_CYCLES;CYCLES" "" ${ARGN})
+  if(A_LONG)
+    set(A_LONG_NETLIST ON)
+    set(A_LONG_SYNTH ON)
+  endif()
   if(NOT DEFINED HTM_BLOCK_${BLOCK}_PARAMS)
     message(FATAL_ERROR "htm_config(${BLOCK} ${NAME}): unknown block ${BLOCK}")
   endif()
@@ -103,7 +107,8 @@ function(htm_config BLOCK NAME)
   set(HTM_CFG_${BLOCK}_${NAME}_CPP "${cpp_init}" CACHE INTERNAL "")
   set(HTM_CFG_${BLOCK}_${NAME}_NETLIST_CYCLES ${A_NETLIST_CYCLES} CACHE INTERNAL "")
   set(HTM_CFG_${BLOCK}_${NAME}_CYCLES ${A_CYCLES} CACHE INTERNAL "")
-  set(HTM_CFG_${BLOCK}_${NAME}_LONG ${A_LONG} CACHE INTERNAL "")
+  set(HTM_CFG_${BLOCK}_${NAME}_LONG_NETLIST ${A_LONG_NETLIST} CACHE INTERNAL "")
+  set(HTM_CFG_${BLOCK}_${NAME}_LONG_SYNTH ${A_LONG_SYNTH} CACHE INTERNAL "")
 endfunction()
 
 # Capitalises a configuration name for a C++ constant: default -> kDefault.
@@ -186,9 +191,9 @@ function(htm_finalize_blocks)
         VERILATOR_ARGS -Wall --assert --x-assign unique --x-initial unique
                        ${HTM_CFG_${block}_${cfg}_G}
         OPT_FAST -O2)
-      # The netlist of the same configuration (LONG configurations: only with HTM_LONG).
+      # The netlist of the same configuration (LONG_NETLIST configurations: with HTM_LONG).
       set(with_netlist ON)
-      if(HTM_CFG_${block}_${cfg}_LONG AND NOT HTM_LONG)
+      if(HTM_CFG_${block}_${cfg}_LONG_NETLIST AND NOT HTM_LONG)
         set(with_netlist OFF)
       endif()
       if(with_netlist)
@@ -232,7 +237,7 @@ function(htm_finalize_blocks)
       list(APPEND anchors "htm_reg_${block}__${cfg}")
       # Per-configuration CTests.
       htm_add_lint_verilator(${block} ${cfg})
-      htm_add_synth_test(${block} ${cfg} "${HTM_CFG_${block}_${cfg}_LONG}")
+      htm_add_synth_test(${block} ${cfg} "${HTM_CFG_${block}_${cfg}_LONG_SYNTH}")
     endforeach()
   endforeach()
   # The registry, filled explicitly (no static-initialisation order to depend on).

@@ -6,11 +6,15 @@
 #
 # htm_block(<top> PORTS <C++ Ports> BENCH <C++ bench> BENCH_HEADER <header> DEF <.def>
 #           [FORMAL_TOP <wrapper>] [FORMAL_FILES <files>] [FORMAL_DEPTH <n>])
-# htm_config(<top> <name> [CYCLES <n>] [NETLIST_CYCLES <n>] [LONG] <Param>=<value> ...)
+# htm_config(<top> <name> [CYCLES <n>] [NETLIST_CYCLES <n>] [LONG | LONG_NETLIST | LONG_SYNTH]
+#            <Param>=<value> ...)
 #   CYCLES          cycles of the RTL lockstep test in `make test` (default 50000)
 #   NETLIST_CYCLES  cycles of the netlist lockstep test in `make test` (default 2000)
-#   LONG            Yosys takes minutes on it: its netlist test and synthesis run only in the
-#                   long flows (configure with -DHTM_LONG=ON: make regress, make fpga)
+#   LONG_NETLIST    its netlist is too big for make test (minutes of Yosys or of compiling the
+#                   Verilated netlist): the netlist test runs in the long flows only
+#                   (configured with -DHTM_LONG=ON: make regress, make fpga)
+#   LONG_SYNTH      its ECP5 synthesis takes minutes: label synth_long (make fpga)
+#   LONG            both
 
 htm_block(htm_sig
   PORTS htm::golden::SigPorts
@@ -53,3 +57,50 @@ htm_config(htm_sig_recency tiny NETLIST_CYCLES 3000
 # Degenerate: one 1-bit slot (a one-bit Bloom filter).
 htm_config(htm_sig_recency one NETLIST_CYCLES 3000
   AddrW=1 NumHashes=1 SlotsPerHash=1 ValW=1 HashKind=SigHashMod)
+
+# ---- Primitives ---------------------------------------------------------------------------------
+
+htm_block(htm_fifo
+  PORTS htm::golden::FifoPorts
+  BENCH htm::tb::FifoBench
+  BENCH_HEADER htm/tb/benches/prim_bench.h
+  DEF golden/include/htm/golden/ports/htm_fifo.def)
+# The commit unit's input queue (64 entries in the KILO TM simulator) of 64-bit messages.
+htm_config(htm_fifo default Width=64 Depth=64)
+# Degenerate: one entry of one bit; a non-power-of-two depth.
+htm_config(htm_fifo one Width=1 Depth=1)
+htm_config(htm_fifo odd Width=5 Depth=3)
+
+htm_block(htm_rr_arb
+  PORTS htm::golden::RrArbPorts
+  BENCH htm::tb::RrArbBench
+  BENCH_HEADER htm/tb/benches/prim_bench.h
+  DEF golden/include/htm/golden/ports/htm_rr_arb.def)
+# One requester per SIMT core of the papers' machine (15 cores), rounded to 16.
+htm_config(htm_rr_arb default NumReq=16)
+# Degenerate: a single requester; a non-power-of-two count.
+htm_config(htm_rr_arb one NumReq=1)
+htm_config(htm_rr_arb odd NumReq=5)
+
+htm_block(htm_ram_1r1w
+  PORTS htm::golden::Ram1r1wPorts
+  BENCH htm::tb::Ram1r1wBench
+  BENCH_HEADER htm/tb/benches/prim_bench.h
+  DEF golden/include/htm/golden/ports/htm_ram_1r1w.def)
+# An LDS bank: 2 KB = 512 words of 32 bits (GPU-LocalTM: 64 KB in 32 banks).
+htm_config(htm_ram_1r1w default LONG_NETLIST Width=32 Depth=512)
+# A mid-size RAM for the netlist test of make test.
+htm_config(htm_ram_1r1w small Width=8 Depth=32)
+# Degenerate: one word of one bit; a non-power-of-two depth.
+htm_config(htm_ram_1r1w one Width=1 Depth=1)
+htm_config(htm_ram_1r1w odd Width=3 Depth=5)
+
+htm_block(htm_ram_sp
+  PORTS htm::golden::RamSpPorts
+  BENCH htm::tb::RamSpBench
+  BENCH_HEADER htm/tb/benches/prim_bench.h
+  DEF golden/include/htm/golden/ports/htm_ram_sp.def)
+htm_config(htm_ram_sp default LONG_NETLIST Width=32 Depth=512)
+htm_config(htm_ram_sp small Width=8 Depth=32)
+htm_config(htm_ram_sp one Width=1 Depth=1)
+htm_config(htm_ram_sp odd Width=3 Depth=5)

@@ -124,6 +124,7 @@ def main():
     lutram = cells.get('TRELLIS_DPR16X4', 0)
     carry = cells.get('CCU2C', 0)
     report = {'top': a.top, 'config': a.config, 'device': 'LFE5U-85F-8BG381',
+              'wires_only': luts + ffs == 0,
               'lut4': luts, 'ff': ffs, 'bram_dp16kd': brams, 'lutram_dpr16x4': lutram,
               'ccu2c': carry, 'synth_seconds': round(t_synth, 1)}
     if not a.synth_only:
@@ -147,7 +148,9 @@ def main():
     figures = ', '.join(f'{k} {v}' for k, v in sorted(report.items()) if k not in ('top', 'config'))
     print(f'{a.top}/{a.config}: {figures}')
     if luts + ffs == 0:
-        sys.exit('ecp5_flow: the design synthesised to nothing')
+        # Legitimate for a degenerate configuration (one requester: the grant is the request);
+        # a miscompile to nothing would fail the block's netlist lockstep test.
+        print(f'{a.top}/{a.config}: no LUT or FF: the design is wires only')
 
 
 if __name__ == '__main__':

@@ -6,6 +6,10 @@
 //     -f rtl/files.f --top-module htm_sig
 // tools/check_filelist.py (test lint.filelist) fails when this list and rtl/ disagree.
 rtl/htm_pkg.sv
+rtl/prim/htm_fifo.sv
+rtl/prim/htm_rr_arb.sv
+rtl/prim/htm_ram_1r1w.sv
+rtl/prim/htm_ram_sp.sv
 rtl/htm_sig_hash.sv
 rtl/htm_sig.sv
 rtl/htm_sig_recency.sv

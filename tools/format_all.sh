@@ -11,7 +11,8 @@ if [[ "${1:-}" == "--check" ]]; then
   shift
 fi
 cf="${1:-clang-format}"
-mapfile -t files < <(git ls-files '*.h' '*.cc' '*.cpp' '*.inc' 2>/dev/null || true)
+mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.h' '*.cc' '*.cpp' '*.inc' \
+  2>/dev/null || true)
 if ((${#files[@]} == 0)); then
   mapfile -t files < <(find golden tb sim tests -name '*.h' -o -name '*.cc' -o -name '*.inc')
 fi

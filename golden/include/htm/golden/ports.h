@@ -6,6 +6,9 @@
 //   HTM_PARAM(<SV name>, <C++ member>, <C++ type>)   a module parameter
 //   HTM_IN(<name>, <width>)                          input <name>_i
 //   HTM_OUT(<name>, <width>, <qualifier>)            output <name>_o
+//   HTM_MODEL_OUT(<name>)                            a model-only output: set by the model,
+//                                                    never sampled or compared; qualifiers may
+//                                                    use it (e.g. "this register is defined")
 //
 // Widths are C++ expressions over the parameters `p`; a qualifier is a C++ expression over the
 // golden model's outputs `o`: the output is compared only when it is true (payload fields that
@@ -32,6 +35,24 @@ inline constexpr int kMaxPortBits = 64;
 /// Mask of the low `width` bits.
 constexpr uint64_t LowMask(int width) {
   return width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << width) - 1);
+}
+
+/// Index width into n entries: max(1, ceil(log2(n))), as htm_pkg::idx_width.
+constexpr int IdxWidth(int n) {
+  int w = 0;
+  while ((int64_t{1} << w) < n) {
+    ++w;
+  }
+  return w < 1 ? 1 : w;
+}
+
+/// Width of a count of 0..n: ceil(log2(n + 1)), as $clog2(n + 1).
+constexpr int CountWidth(int n) {
+  int w = 0;
+  while ((int64_t{1} << w) < int64_t{n} + 1) {
+    ++w;
+  }
+  return w;
 }
 
 }  // namespace htm::golden
