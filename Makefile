@@ -41,7 +41,7 @@ formal: build
 fpga:
 	$(MAKE) build CMAKE_ARGS=-DHTM_LONG=ON
 	$(CTEST) -L '^(synth|fpga)'
-	@cat $(BUILD)/reports/fpga/*.json
+	@tools/fpga_table.py $(BUILD)
 
 clean:
 	rm -rf $(BUILD)
