@@ -3,12 +3,16 @@
 # The two commands of the README, and the long flows:
 #   make run      set up, build, and run htmsim (the lockstep regression of every block)
 #   make test     set up, build, and run the test suite (ctest, everything except long flows)
-#   make regress  long lockstep runs (many seeds, millions of cycles), LONG configurations too
-#   make formal   deep formal proofs
-#   make fpga     ECP5 place and route (Fmax) of every block and configuration
+#   make regress  long lockstep runs (40 times the make-test length, then 8 seeds x 1M cycles
+#                 of every RTL model) and the netlists of the LONG_NETLIST configurations, in
+#                 a build tree of its own ($(BUILD)-long)
+#   make formal   every proof, the long ones too
+#   make fpga     ECP5 synthesis and place and route of every block and configuration, then
+#                 the figures table
 #   make clean
 BUILD ?= build
 JOBS ?= $(shell nproc)
+LONG ?= OFF
 CTEST = ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j$(JOBS)
 
 .PHONY: run test regress formal fpga setup configure build clean
@@ -18,7 +22,7 @@ setup:
 
 configure: setup
 	@bin=$$(HTM_SETUP_QUIET=1 tools/setup.sh --print-bin) && \
-	  cmake -S . -B $(BUILD) -G Ninja -DHTM_TOOLS_BIN=$$bin $(CMAKE_ARGS) >/dev/null
+	  cmake -S . -B $(BUILD) -G Ninja -DHTM_TOOLS_BIN=$$bin -DHTM_LONG=$(LONG) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
@@ -30,18 +34,18 @@ test: build
 	$(CTEST) -LE '_long$$'
 
 regress:
-	$(MAKE) build CMAKE_ARGS=-DHTM_LONG=ON
-	HTM_CYCLES=2000000 $(CTEST) -L '^(lockstep|netlist)$$'
+	$(MAKE) build BUILD=$(BUILD)-long LONG=ON
+	HTM_CYCLES_SCALE=40 ctest --test-dir $(BUILD)-long --output-on-failure --no-tests=error \
+	  -j$(JOBS) -L '^(lockstep|netlist)$$'
 	for seed in 1 2 3 4 5 6 7 8; do \
-	  $(BUILD)/sim/htmsim --netlist --cycles 1000000 --seed $$seed || exit 1; done
+	  $(BUILD)-long/sim/htmsim --cycles 1000000 --seed $$seed || exit 1; done
 
 formal: build
 	$(CTEST) -L '^formal'
 
-fpga:
-	$(MAKE) build CMAKE_ARGS=-DHTM_LONG=ON
+fpga: build
 	$(CTEST) -L '^(synth|fpga)'
 	@tools/fpga_table.py $(BUILD)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BUILD)-long

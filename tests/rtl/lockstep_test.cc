@@ -2,7 +2,8 @@
 //
 // Random lockstep of every (block, configuration) in the registry: the RTL (suite Rtl, label
 // lockstep) and its Yosys netlist (suite Netlist, label netlist), against the golden model.
-// HTM_SEED picks the seed (printed), HTM_CYCLES overrides the cycle count, HTM_WAVES=<file.fst>
+// HTM_SEED picks the seed (printed), HTM_CYCLES overrides the cycle count (HTM_CYCLES_SCALE
+// multiplies the test's own count: make regress uses 40), HTM_WAVES=<file.fst>
 // dumps waves (with <file.fst>.gtkw, a GTKWave view with the ports grouped).
 #include <cstdlib>
 #include <string>
@@ -40,6 +41,9 @@ TEST_P(LockstepTest, Random) {
   o.netlist = e.netlist;
   o.seed = SeedFromEnv();
   o.cycles = e.default_cycles;
+  if (const char* c = std::getenv("HTM_CYCLES_SCALE")) {
+    o.cycles *= std::stoull(c);
+  }
   if (const char* c = std::getenv("HTM_CYCLES")) {
     o.cycles = std::stoull(c);
   }
