@@ -69,14 +69,8 @@ module htm_sig_ftop #(
   end
 
   // The run starts in reset.
-  logic f_past_valid_q = 1'b0;
-  always_ff @(posedge clk_i) begin
-    f_past_valid_q <= 1'b1;
-  end
+  `HTM_FORMAL_START_IN_RESET
   always_comb begin
-    if (!f_past_valid_q) begin
-      assume (!rst_ni);
-    end
     assume (tst_addr_i == f_addr);
   end
 

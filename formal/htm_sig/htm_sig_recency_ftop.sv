@@ -60,14 +60,8 @@ module htm_sig_recency_ftop #(
     end
   end
 
-  logic f_past_valid_q = 1'b0;
-  always_ff @(posedge clk_i) begin
-    f_past_valid_q <= 1'b1;
-  end
+  `HTM_FORMAL_START_IN_RESET
   always_comb begin
-    if (!f_past_valid_q) begin
-      assume (!rst_ni);
-    end
     assume (lkp_addr_i == f_addr);
   end
 

@@ -39,21 +39,13 @@ module htm_fifo_ftop #(
     .count_o    (count)
   );
 
-  logic f_past_valid_q = 1'b0;
+  `HTM_FORMAL_START_IN_RESET
   logic f_was_full_q;
-  always_ff @(posedge clk_i) begin
-    f_past_valid_q <= 1'b1;
-  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       f_was_full_q <= 1'b0;
     end else if (!in_ready) begin
       f_was_full_q <= 1'b1;
-    end
-  end
-  always_comb begin
-    if (!f_past_valid_q) begin
-      assume (!rst_ni);
     end
   end
 

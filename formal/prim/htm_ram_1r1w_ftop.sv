@@ -50,16 +50,10 @@ module htm_ram_1r1w_ftop #(
     end
   end
 
-  logic f_past_valid_q = 1'b0;
+  `HTM_FORMAL_START_IN_RESET
   initial f_known_q = 1'b0;
   initial f_read_known_q = 1'b0;
-  always_ff @(posedge clk_i) begin
-    f_past_valid_q <= 1'b1;
-  end
   always_comb begin
-    if (!f_past_valid_q) begin
-      assume (!rst_ni);
-    end
     assume (32'(f_addr) < Depth);
     assume (32'(wr_addr_i) < Depth);
     assume (rd_addr_i == f_addr);

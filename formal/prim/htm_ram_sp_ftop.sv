@@ -47,16 +47,10 @@ module htm_ram_sp_ftop #(
     end
   end
 
-  logic f_past_valid_q = 1'b0;
+  `HTM_FORMAL_START_IN_RESET
   initial f_known_q = 1'b0;
   initial f_read_known_q = 1'b0;
-  always_ff @(posedge clk_i) begin
-    f_past_valid_q <= 1'b1;
-  end
   always_comb begin
-    if (!f_past_valid_q) begin
-      assume (!rst_ni);
-    end
     assume (32'(f_addr) < Depth);
     assume (addr_i == f_addr);
   end

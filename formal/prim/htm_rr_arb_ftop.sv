@@ -57,14 +57,8 @@ module htm_rr_arb_ftop #(
     end
   end
 
-  logic f_past_valid_q = 1'b0;
-  always_ff @(posedge clk_i) begin
-    f_past_valid_q <= 1'b1;
-  end
+  `HTM_FORMAL_START_IN_RESET
   always_comb begin
-    if (!f_past_valid_q) begin
-      assume (!rst_ni);
-    end
     assume (32'(f_req) < NumReq);
     // f keeps requesting until served.
     if (f_waiting_q) begin

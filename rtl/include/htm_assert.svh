@@ -9,6 +9,8 @@
 //   `HTM_COVER(Name_C, expr)       formal only: expr must be reachable
 //   `HTM_ASSERT_INIT(Name_A, expr) parameter legality, checked once at start of simulation
 //   `HTM_IMPLIES(a, b)             (!(a) || (b)); Yosys has no |->
+//   `HTM_FORMAL_START_IN_RESET     formal wrappers: the proof starts with rst_ni low; declares
+//                                  f_past_valid_q (0 in the first cycle only)
 //
 // The macros expect the module's clock and reset to be named clk_i and rst_ni.
 `ifndef HTM_ASSERT_SVH
@@ -31,6 +33,14 @@
       if (rst_ni) cover (Prop); \
     end
   `define HTM_ASSERT_INIT(Name, Prop)
+  `define HTM_FORMAL_START_IN_RESET \
+    logic f_past_valid_q = 1'b0; \
+    always_ff @(posedge clk_i) begin \
+      f_past_valid_q <= 1'b1; \
+    end \
+    always_comb begin \
+      if (!f_past_valid_q) assume (!rst_ni); \
+    end
 `elsif VERILATOR
   // Simulation (--assert): concurrent assertions, reported with their name at the failing cycle.
   `define HTM_ASSERT(Name, Prop) \
