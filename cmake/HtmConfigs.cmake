@@ -62,6 +62,43 @@ htm_config(htm_sig_recency tiny NETLIST_CYCLES 3000
 htm_config(htm_sig_recency one NETLIST_CYCLES 3000
   AddrW=1 NumHashes=1 SlotsPerHash=1 ValW=1 HashKind=SigHashMod)
 
+htm_block(htm_sig_recency_ram
+  PORTS htm::golden::SigRecencyRamPorts
+  BENCH htm::tb::SigRecencyRamBench
+  BENCH_HEADER htm/tb/benches/lwh_bench.h
+  DEF golden/include/htm/golden/ports/htm_sig_recency_ram.def)
+
+# The Last Writer History's recency Bloom filter: 4 x 256 slots of 16-bit commit ids.
+htm_config(htm_sig_recency_ram default LONG_NETLIST
+  AddrW=30 NumHashes=4 SlotsPerHash=256 ValW=16 HashKind=SigHashH3)
+# Small: 5-bit values wrap every 32 steps of the reference.
+htm_config(htm_sig_recency_ram small NETLIST_CYCLES 3000
+  AddrW=8 NumHashes=2 SlotsPerHash=8 ValW=5 HashKind=SigHashH3)
+# Degenerate: one slot of 2-bit values (every age of 1 is stale).
+htm_config(htm_sig_recency_ram one NETLIST_CYCLES 3000
+  AddrW=1 NumHashes=1 SlotsPerHash=1 ValW=2 HashKind=SigHashMod)
+
+# ---- Commit unit ---------------------------------------------------------------------------------
+
+htm_block(htm_lwh
+  PORTS htm::golden::LwhPorts
+  BENCH htm::tb::LwhBench
+  BENCH_HEADER htm/tb/benches/lwh_bench.h
+  DEF golden/include/htm/golden/ports/htm_lwh.def)
+
+# KILO TM's Last Writer History: 256 x 4 table, 4 x 256 recency filter, 16-bit commit ids.
+htm_config(htm_lwh default LONG_NETLIST
+  AddrW=30 CidW=16 Sets=256 Ways=4 BfHashes=4 BfSlots=256 ScrubInterval=32)
+# Small: 8-bit commit ids wrap every 256 steps; 8 entries against a pool of 14 addresses.
+htm_config(htm_lwh small NETLIST_CYCLES 3000
+  AddrW=10 CidW=8 Sets=4 Ways=2 BfHashes=2 BfSlots=8 ScrubInterval=4)
+# Odd: three ways, a smaller table than filter, scrub every third cycle at the latest.
+htm_config(htm_lwh odd NETLIST_CYCLES 3000
+  AddrW=7 CidW=7 Sets=2 Ways=3 BfHashes=3 BfSlots=4 ScrubInterval=3)
+# Degenerate: one entry, one filter slot, 5-bit commit ids.
+htm_config(htm_lwh one NETLIST_CYCLES 3000
+  AddrW=2 CidW=5 Sets=1 Ways=1 BfHashes=1 BfSlots=1 ScrubInterval=2)
+
 # ---- Primitives ---------------------------------------------------------------------------------
 
 htm_block(htm_fifo

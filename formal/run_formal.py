@@ -30,6 +30,8 @@ def main():
     ap.add_argument('--mode', choices=['prove', 'bmc', 'cover'], required=True)
     ap.add_argument('--depth', type=int, required=True)
     ap.add_argument('--work', required=True)
+    ap.add_argument('--memory-map', action='store_true',
+                    help='map memories to registers (z3 is much faster on small RAMs as bits)')
     a = ap.parse_args()
     if a.depth < 1:
         print('run_formal: --depth must be at least 1', file=sys.stderr)
@@ -45,6 +47,7 @@ def main():
         f.write(f'read_verilog -sv -formal -noautowire {a.includes} {files}\n'
                 f'hierarchy -check -top {a.top}{chparams}\n'
                 f'prep -flatten -top {a.top}\n'
+                + ('memory_map\nopt -fast\n' if a.memory_map else '') +
                 f'async2sync\n'
                 f'chformal -lower\n'
                 f'select -assert-min 1 t:{kind}\n'

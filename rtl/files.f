@@ -13,3 +13,5 @@ rtl/prim/htm_ram_sp.sv
 rtl/htm_sig_hash.sv
 rtl/htm_sig.sv
 rtl/htm_sig_recency.sv
+rtl/htm_sig_recency_ram.sv
+rtl/htm_lwh.sv

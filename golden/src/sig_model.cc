@@ -71,6 +71,14 @@ std::string CheckSigRecencyParams(const SigRecencyParams& p) {
   return err;
 }
 
+std::string CheckSigRecencyRamParams(const SigRecencyRamParams& p) {
+  std::string err = CheckCommon(p.addr_w, p.num_hashes, p.slots_per_hash, p.hash_kind);
+  if (err.empty() && (p.val_w < 2 || p.val_w > 63)) {
+    err = "ValW must be in 2..63, got " + std::to_string(p.val_w);
+  }
+  return err;
+}
+
 // ---- SigModel
 // ------------------------------------------------------------------------------------
 
@@ -166,6 +174,91 @@ void SigRecencyModel::Tick(const SigRecencyIn& in) {
       uint64_t& slot = slots_[h * p_.slots_per_hash + Index(h, in.ins_addr)];
       slot = std::max(slot, val);
     }
+  }
+}
+
+// ---- SigRecencyRamModel
+// --------------------------------------------------------------------------
+
+SigRecencyRamModel::SigRecencyRamModel(const SigRecencyRamParams& p)
+    : p_(p), idx_w_(SigIdxWidth(p.slots_per_hash)) {
+  if (std::string err = CheckSigRecencyRamParams(p); !err.empty()) {
+    throw std::invalid_argument("htm_sig_recency_ram: " + err);
+  }
+  Reset();
+}
+
+void SigRecencyRamModel::Reset() {
+  // The RAM words are unknown after reset; the initial sweep invalidates them before any
+  // request is accepted, so they are modelled as invalid from the start.
+  slots_.assign(static_cast<size_t>(p_.num_hashes) * p_.slots_per_hash, Slot{});
+  init_ = true;
+  init_idx_ = 0;
+  lkp_valid_ = lkp_found_ = false;
+  lkp_val_ = 0;
+}
+
+uint64_t SigRecencyRamModel::Index(int h, uint64_t addr) const {
+  const uint64_t idx = SigHashIndex(p_.hash_kind, p_.addr_w, idx_w_, h, addr);
+  return p_.slots_per_hash == 1 ? 0 : idx;
+}
+
+bool SigRecencyRamModel::Lookup(uint64_t addr, uint64_t now, uint64_t* val) const {
+  bool found = true;
+  uint64_t oldest = 0, oldest_age = 0;
+  for (int h = 0; h < p_.num_hashes; ++h) {
+    const Slot& s = slots_[h * p_.slots_per_hash + Index(h, addr)];
+    found = found && s.valid;
+    if (h == 0 || Age(now, s.val) > oldest_age) {
+      oldest = s.val;
+      oldest_age = Age(now, s.val);
+    }
+  }
+  *val = found ? oldest : 0;
+  return found;
+}
+
+SigRecencyRamOut SigRecencyRamModel::Eval(const SigRecencyRamIn& /*in*/) const {
+  SigRecencyRamOut out;
+  out.ready = !init_;
+  out.lkp_valid = lkp_valid_;
+  out.lkp_found = lkp_found_;
+  out.lkp_val = lkp_val_;
+  return out;
+}
+
+void SigRecencyRamModel::Tick(const SigRecencyRamIn& in) {
+  if (init_) {
+    if (++init_idx_ == p_.slots_per_hash) {
+      init_ = false;
+    }
+    lkp_valid_ = lkp_found_ = false;
+    lkp_val_ = 0;
+    return;
+  }
+  const uint64_t now = in.now & LowMask(p_.val_w);
+  const uint64_t stale = uint64_t{1} << (p_.val_w - 2);
+  if (in.ins_valid) {
+    const uint64_t val = in.ins_val & LowMask(p_.val_w);
+    for (int h = 0; h < p_.num_hashes; ++h) {
+      Slot& s = slots_[h * p_.slots_per_hash + Index(h, in.ins_addr)];
+      if (!s.valid || Age(now, val) < Age(now, s.val)) {
+        s = Slot{true, val};
+      }
+    }
+  } else if (in.scrub_valid) {
+    const uint64_t idx = p_.slots_per_hash == 1 ? 0 : in.scrub_idx;
+    for (int h = 0; h < p_.num_hashes; ++h) {
+      Slot& s = slots_[h * p_.slots_per_hash + idx];
+      if (s.valid && (in.scrub_all || Age(now, s.val) >= stale)) {
+        s.valid = false;
+      }
+    }
+  }
+  lkp_valid_ = in.lkp_valid;
+  lkp_found_ = in.lkp_valid && Lookup(in.lkp_addr, now, &lkp_val_);
+  if (!lkp_found_) {
+    lkp_val_ = 0;
   }
 }
 

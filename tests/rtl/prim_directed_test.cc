@@ -18,27 +18,13 @@
 #include "htm/configs/htm_ram_1r1w.h"
 #include "htm/configs/htm_ram_sp.h"
 #include "htm/configs/htm_rr_arb.h"
+#include "htm/tb/directed.h"
 #include "htm/tb/lockstep.h"
 
 namespace htm::tb {
 namespace {
 
 using namespace htm::golden;  // NOLINT: the structs of several blocks
-
-RunOptions Opt(const char* block, const char* cfg) {
-  RunOptions o;
-  o.block = block;
-  o.config = cfg;
-  o.repro = "(directed test)";
-  return o;
-}
-
-template <class L, class In>
-auto Cycle(L& ls, const In& in) {
-  auto out = ls.model().Eval(in);
-  EXPECT_TRUE(ls.Step(in)) << ls.error();
-  return out;
-}
 
 FifoIn Push(uint64_t d, bool pop = false) {
   FifoIn in;
@@ -55,46 +41,46 @@ FifoIn Pop() {
 
 TEST(FifoDirected, FillsToFullKeepsOrderAndDrains) {
   const auto& p = configs::htm_fifo::kDefault;
-  Lockstep<FifoPorts, Vhtm_fifo__default, FifoModel> ls(p, Opt("htm_fifo", "default"));
-  EXPECT_EQ(Cycle(ls, FifoIn{}).out_valid, 0u);
+  Lockstep<FifoPorts, Vhtm_fifo__default, FifoModel> ls(p, DirectedOptions("htm_fifo", "default"));
+  EXPECT_EQ(DirectedCycle(ls, FifoIn{}).out_valid, 0u);
   for (int i = 0; i < p.depth; ++i) {
-    const FifoOut o = Cycle(ls, Push(1000 + i));
+    const FifoOut o = DirectedCycle(ls, Push(1000 + i));
     EXPECT_EQ(o.in_ready, 1u);
     EXPECT_EQ(o.count, static_cast<uint64_t>(i));
   }
   // Full: a push is refused, even together with a pop (in_ready does not look at out_ready).
-  FifoOut o = Cycle(ls, Push(7, /*pop=*/true));
+  FifoOut o = DirectedCycle(ls, Push(7, /*pop=*/true));
   EXPECT_EQ(o.in_ready, 0u);
   EXPECT_EQ(o.count, static_cast<uint64_t>(p.depth));
   EXPECT_EQ(o.out_data, 1000u);
   for (int i = 1; i < p.depth; ++i) {
-    o = Cycle(ls, Pop());
+    o = DirectedCycle(ls, Pop());
     EXPECT_EQ(o.out_data, static_cast<uint64_t>(1000 + i)) << "FIFO order";
   }
-  EXPECT_EQ(Cycle(ls, FifoIn{}).out_valid, 0u);
+  EXPECT_EQ(DirectedCycle(ls, FifoIn{}).out_valid, 0u);
 }
 
 TEST(FifoDirected, ClearWinsAndPushPopTogether) {
   const auto& p = configs::htm_fifo::kDefault;
-  Lockstep<FifoPorts, Vhtm_fifo__default, FifoModel> ls(p, Opt("htm_fifo", "default"));
-  Cycle(ls, Push(1));
-  Cycle(ls, Push(2));
-  EXPECT_EQ(Cycle(ls, Push(3, /*pop=*/true)).count, 2u);
-  EXPECT_EQ(Cycle(ls, FifoIn{}).count, 2u) << "push and pop in one cycle";
+  Lockstep<FifoPorts, Vhtm_fifo__default, FifoModel> ls(p, DirectedOptions("htm_fifo", "default"));
+  DirectedCycle(ls, Push(1));
+  DirectedCycle(ls, Push(2));
+  EXPECT_EQ(DirectedCycle(ls, Push(3, /*pop=*/true)).count, 2u);
+  EXPECT_EQ(DirectedCycle(ls, FifoIn{}).count, 2u) << "push and pop in one cycle";
   FifoIn clr = Push(9, /*pop=*/true);
   clr.clr = 1;
-  Cycle(ls, clr);
-  EXPECT_EQ(Cycle(ls, FifoIn{}).count, 0u) << "clear wins over push and pop";
+  DirectedCycle(ls, clr);
+  EXPECT_EQ(DirectedCycle(ls, FifoIn{}).count, 0u) << "clear wins over push and pop";
 }
 
 TEST(FifoDirected, OneEntryAlternates) {
   const auto& p = configs::htm_fifo::kOne;
-  Lockstep<FifoPorts, Vhtm_fifo__one, FifoModel> ls(p, Opt("htm_fifo", "one"));
-  EXPECT_EQ(Cycle(ls, Push(1)).in_ready, 1u);
-  const FifoOut o = Cycle(ls, Push(0, /*pop=*/true));
+  Lockstep<FifoPorts, Vhtm_fifo__one, FifoModel> ls(p, DirectedOptions("htm_fifo", "one"));
+  EXPECT_EQ(DirectedCycle(ls, Push(1)).in_ready, 1u);
+  const FifoOut o = DirectedCycle(ls, Push(0, /*pop=*/true));
   EXPECT_EQ(o.in_ready, 0u);
   EXPECT_EQ(o.out_data, 1u);
-  EXPECT_EQ(Cycle(ls, Push(0)).count, 0u) << "the pop emptied it; the push was refused";
+  EXPECT_EQ(DirectedCycle(ls, Push(0)).count, 0u) << "the pop emptied it; the push was refused";
 }
 
 RrArbIn Req(uint64_t req, bool ack = true) {
@@ -106,27 +92,27 @@ RrArbIn Req(uint64_t req, bool ack = true) {
 
 TEST(RrArbDirected, RoundRobinOrderAndPointerHeldWithoutAck) {
   const auto& p = configs::htm_rr_arb::kOdd;  // 5 requesters
-  Lockstep<RrArbPorts, Vhtm_rr_arb__odd, RrArbModel> ls(p, Opt("htm_rr_arb", "odd"));
-  EXPECT_EQ(Cycle(ls, Req(0)).gnt_valid, 0u);
+  Lockstep<RrArbPorts, Vhtm_rr_arb__odd, RrArbModel> ls(p, DirectedOptions("htm_rr_arb", "odd"));
+  EXPECT_EQ(DirectedCycle(ls, Req(0)).gnt_valid, 0u);
   std::vector<uint64_t> order;
   for (int i = 0; i < 7; ++i) {
-    order.push_back(Cycle(ls, Req(0x1F)).gnt_idx);
+    order.push_back(DirectedCycle(ls, Req(0x1F)).gnt_idx);
   }
   EXPECT_EQ(order, (std::vector<uint64_t>{0, 1, 2, 3, 4, 0, 1}));
-  EXPECT_EQ(Cycle(ls, Req(0x1F, /*ack=*/false)).gnt_idx, 2u);
-  EXPECT_EQ(Cycle(ls, Req(0x1F, /*ack=*/false)).gnt_idx, 2u) << "no ack: pointer stays";
+  EXPECT_EQ(DirectedCycle(ls, Req(0x1F, /*ack=*/false)).gnt_idx, 2u);
+  EXPECT_EQ(DirectedCycle(ls, Req(0x1F, /*ack=*/false)).gnt_idx, 2u) << "no ack: pointer stays";
   // Only requesters 1 and 3: alternate between them.
-  EXPECT_EQ(Cycle(ls, Req(0x0A)).gnt_idx, 3u);
-  EXPECT_EQ(Cycle(ls, Req(0x0A)).gnt_idx, 1u);
-  EXPECT_EQ(Cycle(ls, Req(0x0A)).gnt, 0x08u);
+  EXPECT_EQ(DirectedCycle(ls, Req(0x0A)).gnt_idx, 3u);
+  EXPECT_EQ(DirectedCycle(ls, Req(0x0A)).gnt_idx, 1u);
+  EXPECT_EQ(DirectedCycle(ls, Req(0x0A)).gnt, 0x08u);
 }
 
 TEST(RrArbDirected, SingleRequester) {
   const auto& p = configs::htm_rr_arb::kOne;
-  Lockstep<RrArbPorts, Vhtm_rr_arb__one, RrArbModel> ls(p, Opt("htm_rr_arb", "one"));
-  EXPECT_EQ(Cycle(ls, Req(1)).gnt, 1u);
-  EXPECT_EQ(Cycle(ls, Req(1)).gnt, 1u);
-  EXPECT_EQ(Cycle(ls, Req(0)).gnt_valid, 0u);
+  Lockstep<RrArbPorts, Vhtm_rr_arb__one, RrArbModel> ls(p, DirectedOptions("htm_rr_arb", "one"));
+  EXPECT_EQ(DirectedCycle(ls, Req(1)).gnt, 1u);
+  EXPECT_EQ(DirectedCycle(ls, Req(1)).gnt, 1u);
+  EXPECT_EQ(DirectedCycle(ls, Req(0)).gnt_valid, 0u);
 }
 
 Ram1r1wIn Wr(uint64_t a, uint64_t d) {
@@ -145,43 +131,45 @@ Ram1r1wIn Rd(uint64_t a) {
 
 TEST(Ram1r1wDirected, LatencyReadFirstAndContentsSurviveReset) {
   const auto& p = configs::htm_ram_1r1w::kOdd;  // 5 words of 3 bits
-  Lockstep<Ram1r1wPorts, Vhtm_ram_1r1w__odd, Ram1r1wModel> ls(p, Opt("htm_ram_1r1w", "odd"));
+  Lockstep<Ram1r1wPorts, Vhtm_ram_1r1w__odd, Ram1r1wModel> ls(
+      p, DirectedOptions("htm_ram_1r1w", "odd"));
   for (uint64_t a = 0; a < 5; ++a) {
-    Cycle(ls, Wr(a, a + 1));
+    DirectedCycle(ls, Wr(a, a + 1));
   }
-  Cycle(ls, Rd(4));
-  Ram1r1wOut o = Cycle(ls, Ram1r1wIn{});
+  DirectedCycle(ls, Rd(4));
+  Ram1r1wOut o = DirectedCycle(ls, Ram1r1wIn{});
   EXPECT_EQ(o.rd_valid, 1u);
   EXPECT_EQ(o.rd_data, 5u) << "latency 1";
-  EXPECT_EQ(Cycle(ls, Ram1r1wIn{}).rd_data, 5u) << "held until the next read";
+  EXPECT_EQ(DirectedCycle(ls, Ram1r1wIn{}).rd_data, 5u) << "held until the next read";
   Ram1r1wIn both = Wr(2, 7);
   both.rd_en = 1;
   both.rd_addr = 2;
-  Cycle(ls, both);
-  EXPECT_EQ(Cycle(ls, Rd(2)).rd_data, 3u) << "read-first: the old word";
-  EXPECT_EQ(Cycle(ls, Ram1r1wIn{}).rd_data, 7u);
+  DirectedCycle(ls, both);
+  EXPECT_EQ(DirectedCycle(ls, Rd(2)).rd_data, 3u) << "read-first: the old word";
+  EXPECT_EQ(DirectedCycle(ls, Ram1r1wIn{}).rd_data, 7u);
   ls.Reset();
-  EXPECT_EQ(Cycle(ls, Rd(0)).rd_valid, 0u) << "reset clears rd_valid";
-  EXPECT_EQ(Cycle(ls, Ram1r1wIn{}).rd_data, 1u) << "contents survive reset";
+  EXPECT_EQ(DirectedCycle(ls, Rd(0)).rd_valid, 0u) << "reset clears rd_valid";
+  EXPECT_EQ(DirectedCycle(ls, Ram1r1wIn{}).rd_data, 1u) << "contents survive reset";
 }
 
 TEST(RamSpDirected, WriteReturnsOldWord) {
   const auto& p = configs::htm_ram_sp::kSmall;
-  Lockstep<RamSpPorts, Vhtm_ram_sp__small, RamSpModel> ls(p, Opt("htm_ram_sp", "small"));
+  Lockstep<RamSpPorts, Vhtm_ram_sp__small, RamSpModel> ls(p,
+                                                          DirectedOptions("htm_ram_sp", "small"));
   RamSpIn w;
   w.en = 1;
   w.we = 1;
   w.addr = 9;
   w.wdata = 0x5A;
-  Cycle(ls, w);
+  DirectedCycle(ls, w);
   w.wdata = 0xA5;
-  Cycle(ls, w);
-  EXPECT_EQ(Cycle(ls, RamSpIn{}).rdata, 0x5Au) << "read-first";
+  DirectedCycle(ls, w);
+  EXPECT_EQ(DirectedCycle(ls, RamSpIn{}).rdata, 0x5Au) << "read-first";
   RamSpIn r;
   r.en = 1;
   r.addr = 9;
-  Cycle(ls, r);
-  EXPECT_EQ(Cycle(ls, RamSpIn{}).rdata, 0xA5u);
+  DirectedCycle(ls, r);
+  EXPECT_EQ(DirectedCycle(ls, RamSpIn{}).rdata, 0xA5u);
 }
 
 }  // namespace

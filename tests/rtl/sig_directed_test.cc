@@ -17,6 +17,7 @@
 #include "htm/configs/htm_sig.h"
 #include "htm/configs/htm_sig_recency.h"
 #include "htm/golden/sig_model.h"
+#include "htm/tb/directed.h"
 #include "htm/tb/lockstep.h"
 #include "htm/tb/stimulus.h"
 
@@ -31,23 +32,6 @@ using golden::SigRecencyIn;
 using golden::SigRecencyModel;
 using golden::SigRecencyOut;
 using golden::SigRecencyPorts;
-
-RunOptions Opt(const char* block, const char* cfg) {
-  RunOptions o;
-  o.block = block;
-  o.config = cfg;
-  o.seed = 1;
-  o.repro = "(directed test)";
-  return o;
-}
-
-// One cycle in lockstep; returns the model's (= the RTL's) outputs.
-template <class L, class In>
-auto Cycle(L& ls, const In& in) {
-  auto out = ls.model().Eval(in);
-  EXPECT_TRUE(ls.Step(in)) << ls.error();
-  return out;
-}
 
 SigIn Insert(uint64_t a, uint64_t test = 0) {
   SigIn in;
@@ -64,9 +48,9 @@ SigIn Probe(uint64_t a) {
 
 TEST(SigDirected, EmptyAfterResetThenNoFalseNegatives) {
   const auto& p = configs::htm_sig::kDefault;
-  Lockstep<SigPorts, Vhtm_sig__default, SigModel> ls(p, Opt("htm_sig", "default"));
-  EXPECT_EQ(Cycle(ls, Probe(0x1234)).empty, 1u);
-  EXPECT_EQ(Cycle(ls, Probe(0x1234)).tst_hit, 0u);
+  Lockstep<SigPorts, Vhtm_sig__default, SigModel> ls(p, DirectedOptions("htm_sig", "default"));
+  EXPECT_EQ(DirectedCycle(ls, Probe(0x1234)).empty, 1u);
+  EXPECT_EQ(DirectedCycle(ls, Probe(0x1234)).tst_hit, 0u);
   Rng rng(7);
   std::set<uint64_t> inserted;
   for (int i = 0; i < 12; ++i) {
@@ -74,69 +58,71 @@ TEST(SigDirected, EmptyAfterResetThenNoFalseNegatives) {
     inserted.insert(a);
     // Read-before-write: an address tested in the cycle it is inserted is not yet visible
     // (unless it aliases an earlier one).
-    Cycle(ls, Insert(a, a));
+    DirectedCycle(ls, Insert(a, a));
   }
   for (uint64_t a : inserted) {
-    EXPECT_EQ(Cycle(ls, Probe(a)).tst_hit, 1u) << std::hex << a;
+    EXPECT_EQ(DirectedCycle(ls, Probe(a)).tst_hit, 1u) << std::hex << a;
   }
-  EXPECT_EQ(Cycle(ls, Probe(0)).empty, 0u);
+  EXPECT_EQ(DirectedCycle(ls, Probe(0)).empty, 0u);
 }
 
 TEST(SigDirected, InsertVisibleNextCycle) {
   const auto& p = configs::htm_sig::kDefault;
-  Lockstep<SigPorts, Vhtm_sig__default, SigModel> ls(p, Opt("htm_sig", "default"));
-  EXPECT_EQ(Cycle(ls, Insert(0xCAFE, 0xCAFE)).tst_hit, 0u);
-  EXPECT_EQ(Cycle(ls, Probe(0xCAFE)).tst_hit, 1u);
+  Lockstep<SigPorts, Vhtm_sig__default, SigModel> ls(p, DirectedOptions("htm_sig", "default"));
+  EXPECT_EQ(DirectedCycle(ls, Insert(0xCAFE, 0xCAFE)).tst_hit, 0u);
+  EXPECT_EQ(DirectedCycle(ls, Probe(0xCAFE)).tst_hit, 1u);
   // Exactly one bit per hash table is set.
-  const SigOut o = Cycle(ls, Probe(0));
+  const SigOut o = DirectedCycle(ls, Probe(0));
   EXPECT_EQ(__builtin_popcountll(o.bits), p.num_hashes);
 }
 
 TEST(SigDirected, ClearAndInsertInOneCycleKeepsTheInsert) {
   const auto& p = configs::htm_sig::kDefault;
-  Lockstep<SigPorts, Vhtm_sig__default, SigModel> ls(p, Opt("htm_sig", "default"));
-  Cycle(ls, Insert(0x100));
+  Lockstep<SigPorts, Vhtm_sig__default, SigModel> ls(p, DirectedOptions("htm_sig", "default"));
+  DirectedCycle(ls, Insert(0x100));
   SigIn both = Insert(0x200);
   both.clr = 1;
-  Cycle(ls, both);
-  EXPECT_EQ(Cycle(ls, Probe(0x200)).tst_hit, 1u);
-  const SigOut o = Cycle(ls, Probe(0x100));
+  DirectedCycle(ls, both);
+  EXPECT_EQ(DirectedCycle(ls, Probe(0x200)).tst_hit, 1u);
+  const SigOut o = DirectedCycle(ls, Probe(0x100));
   // 0x100 is gone unless all its bits alias 0x200's.
   SigModel only(p);
   only.Tick(Insert(0x200));
   EXPECT_EQ(o.tst_hit, only.Test(0x100) ? 1u : 0u);
   SigIn clr;
   clr.clr = 1;
-  Cycle(ls, clr);
-  EXPECT_EQ(Cycle(ls, Probe(0x200)).empty, 1u);
+  DirectedCycle(ls, clr);
+  EXPECT_EQ(DirectedCycle(ls, Probe(0x200)).empty, 1u);
 }
 
 // GPU-LocalTM pRWsig (thesis Figure 5.5, paper section 3): 8 bits, intra-bank address mod 8.
 // Work-item 3 accessing word 35 uses bank 35 % 32 = 3, intra-bank address 35 / 32 = 1, bit 1.
 TEST(SigDirected, PrwsigModEightExampleAndAliasing) {
   const auto& p = configs::htm_sig::kPrwsig;
-  Lockstep<SigPorts, Vhtm_sig__prwsig, SigModel> ls(p, Opt("htm_sig", "prwsig"));
+  Lockstep<SigPorts, Vhtm_sig__prwsig, SigModel> ls(p, DirectedOptions("htm_sig", "prwsig"));
   const uint64_t word = 35;
   const uint64_t intra_bank = word / 32;
   ASSERT_EQ(word % 32, 3u);
-  Cycle(ls, Insert(intra_bank));
-  EXPECT_EQ(Cycle(ls, Probe(intra_bank)).bits, 1u << 1);
-  EXPECT_EQ(Cycle(ls, Probe(intra_bank + 8)).tst_hit, 1u) << "mod-8 alias: a false positive";
-  EXPECT_EQ(Cycle(ls, Probe(intra_bank + 1)).tst_hit, 0u) << "consecutive address: no alias";
+  DirectedCycle(ls, Insert(intra_bank));
+  EXPECT_EQ(DirectedCycle(ls, Probe(intra_bank)).bits, 1u << 1);
+  EXPECT_EQ(DirectedCycle(ls, Probe(intra_bank + 8)).tst_hit, 1u)
+      << "mod-8 alias: a false positive";
+  EXPECT_EQ(DirectedCycle(ls, Probe(intra_bank + 1)).tst_hit, 0u)
+      << "consecutive address: no alias";
   // Consecutive addresses fill distinct bits: 8 of them saturate the signature.
   for (uint64_t a = 8; a < 16; ++a) {
-    Cycle(ls, Insert(a));
+    DirectedCycle(ls, Insert(a));
   }
-  EXPECT_EQ(Cycle(ls, Probe(0)).bits, 0xFFu);
+  EXPECT_EQ(DirectedCycle(ls, Probe(0)).bits, 0xFFu);
 }
 
 TEST(SigDirected, OneSlotSaturatesAtFirstInsert) {
   const auto& p = configs::htm_sig::kOne;
-  Lockstep<SigPorts, Vhtm_sig__one, SigModel> ls(p, Opt("htm_sig", "one"));
-  EXPECT_EQ(Cycle(ls, Probe(0)).tst_hit, 0u);
-  Cycle(ls, Insert(1));
-  EXPECT_EQ(Cycle(ls, Probe(0)).tst_hit, 1u);
-  EXPECT_EQ(Cycle(ls, Probe(1)).tst_hit, 1u);
+  Lockstep<SigPorts, Vhtm_sig__one, SigModel> ls(p, DirectedOptions("htm_sig", "one"));
+  EXPECT_EQ(DirectedCycle(ls, Probe(0)).tst_hit, 0u);
+  DirectedCycle(ls, Insert(1));
+  EXPECT_EQ(DirectedCycle(ls, Probe(0)).tst_hit, 1u);
+  EXPECT_EQ(DirectedCycle(ls, Probe(1)).tst_hit, 1u);
 }
 
 SigRecencyIn RInsert(uint64_t a, uint64_t v, uint64_t lkp = 0) {
@@ -156,35 +142,35 @@ SigRecencyIn RLookup(uint64_t a) {
 TEST(SigRecencyDirected, KeepsMaximumAndNeverUnderestimates) {
   const auto& p = configs::htm_sig_recency::kSmall;
   Lockstep<SigRecencyPorts, Vhtm_sig_recency__small, SigRecencyModel> ls(
-      p, Opt("htm_sig_recency", "small"));
-  EXPECT_EQ(Cycle(ls, RLookup(0x42)).lkp_val, 0u);
-  Cycle(ls, RInsert(0x42, 5));
-  EXPECT_EQ(Cycle(ls, RLookup(0x42)).lkp_val, 5u);
-  Cycle(ls, RInsert(0x42, 3));  // an older value does not lower the slot
-  EXPECT_EQ(Cycle(ls, RLookup(0x42)).lkp_val, 5u);
-  Cycle(ls, RInsert(0x42, 9));
-  EXPECT_EQ(Cycle(ls, RLookup(0x42)).lkp_val, 9u);
+      p, DirectedOptions("htm_sig_recency", "small"));
+  EXPECT_EQ(DirectedCycle(ls, RLookup(0x42)).lkp_val, 0u);
+  DirectedCycle(ls, RInsert(0x42, 5));
+  EXPECT_EQ(DirectedCycle(ls, RLookup(0x42)).lkp_val, 5u);
+  DirectedCycle(ls, RInsert(0x42, 3));  // an older value does not lower the slot
+  EXPECT_EQ(DirectedCycle(ls, RLookup(0x42)).lkp_val, 5u);
+  DirectedCycle(ls, RInsert(0x42, 9));
+  EXPECT_EQ(DirectedCycle(ls, RLookup(0x42)).lkp_val, 9u);
   // Many other addresses may alias, but the answer never drops below the true value.
   Rng rng(3);
   for (int i = 0; i < 200; ++i) {
-    Cycle(ls, RInsert(rng.Bits(16), rng.Bits(8)));
-    EXPECT_GE(Cycle(ls, RLookup(0x42)).lkp_val, 9u);
+    DirectedCycle(ls, RInsert(rng.Bits(16), rng.Bits(8)));
+    EXPECT_GE(DirectedCycle(ls, RLookup(0x42)).lkp_val, 9u);
   }
 }
 
 TEST(SigRecencyDirected, ClearThenInsertInOneCycle) {
   const auto& p = configs::htm_sig_recency::kTiny;
   Lockstep<SigRecencyPorts, Vhtm_sig_recency__tiny, SigRecencyModel> ls(
-      p, Opt("htm_sig_recency", "tiny"));
-  Cycle(ls, RInsert(3, 7));
-  EXPECT_EQ(Cycle(ls, RLookup(3)).lkp_val, 7u);
+      p, DirectedOptions("htm_sig_recency", "tiny"));
+  DirectedCycle(ls, RInsert(3, 7));
+  EXPECT_EQ(DirectedCycle(ls, RLookup(3)).lkp_val, 7u);
   SigRecencyIn both = RInsert(5, 2);
   both.clr = 1;
-  Cycle(ls, both);
-  EXPECT_EQ(Cycle(ls, RLookup(5)).lkp_val, 2u);
+  DirectedCycle(ls, both);
+  EXPECT_EQ(DirectedCycle(ls, RLookup(5)).lkp_val, 2u);
   SigRecencyModel only(p);
   only.Tick(RInsert(5, 2));
-  EXPECT_EQ(Cycle(ls, RLookup(3)).lkp_val, only.Lookup(3));
+  EXPECT_EQ(DirectedCycle(ls, RLookup(3)).lkp_val, only.Lookup(3));
 }
 
 // The harness must fail on a wrong model and say where, what and how to reproduce.
@@ -202,7 +188,7 @@ class WrongSigModel : public SigModel {
 
 TEST(LockstepHarness, ReportsTheFirstMismatch) {
   const auto& p = configs::htm_sig::kDefault;
-  RunOptions o = Opt("htm_sig", "default");
+  RunOptions o = DirectedOptions("htm_sig", "default");
   o.repro = "REPRO-COMMAND";
   Lockstep<SigPorts, Vhtm_sig__default, WrongSigModel> ls(p, o);
   for (int i = 0; i < 40; ++i) {
@@ -226,7 +212,7 @@ TEST(LockstepHarness, ReportsTheFirstMismatch) {
 
 TEST(LockstepHarness, RejectsStimulusWiderThanThePort) {
   const auto& p = configs::htm_sig::kPrwsig;  // 9-bit addresses
-  Lockstep<SigPorts, Vhtm_sig__prwsig, SigModel> ls(p, Opt("htm_sig", "prwsig"));
+  Lockstep<SigPorts, Vhtm_sig__prwsig, SigModel> ls(p, DirectedOptions("htm_sig", "prwsig"));
   EXPECT_FALSE(ls.Step(Probe(1u << 9)));
   EXPECT_NE(ls.error().find("does not fit in 9 bits"), std::string::npos) << ls.error();
 }

@@ -25,6 +25,10 @@ namespace htm::golden {
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_sig_recency.def"
 #include "htm/golden/port_gen.inc"
 
+#define HTM_BLOCK SigRecencyRam
+#define HTM_BLOCK_DEF "htm/golden/ports/htm_sig_recency_ram.def"
+#include "htm/golden/port_gen.inc"
+
 /// Index bits of a table of `slots` entries: max(1, ceil(log2(slots))), as htm_pkg::idx_width.
 int SigIdxWidth(int slots);
 
@@ -34,6 +38,7 @@ uint64_t SigHashIndex(htm::SigHash kind, int addr_w, int idx_w, int h, uint64_t 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckSigParams(const SigParams& p);
 std::string CheckSigRecencyParams(const SigRecencyParams& p);
+std::string CheckSigRecencyRamParams(const SigRecencyRamParams& p);
 
 /// htm_sig: a partitioned Bloom signature.
 class SigModel {
@@ -76,6 +81,48 @@ class SigRecencyModel {
   SigRecencyParams p_;
   int idx_w_;
   std::vector<uint64_t> slots_;  // table h, slot s at h * slots_per_hash + s
+};
+
+/// htm_sig_recency_ram: a recency Bloom filter in block RAM for wrapping values, with ages
+/// against a reference, a lookup latency of one cycle and an initial sweep. Sequential: in a
+/// cycle the update (insert or scrub) applies first, then the lookup, whose answer is the next
+/// cycle's output.
+class SigRecencyRamModel {
+ public:
+  using Ports = SigRecencyRamPorts;
+  /// Throws std::invalid_argument on parameters the RTL does not accept.
+  explicit SigRecencyRamModel(const SigRecencyRamParams& p);
+
+  void Reset();
+  SigRecencyRamOut Eval(const SigRecencyRamIn& in) const;
+  void Tick(const SigRecencyRamIn& in);
+
+  uint64_t Index(int h, uint64_t addr) const;
+  /// Age of `v` against `now` (modulo 2**ValW).
+  uint64_t Age(uint64_t now, uint64_t v) const { return (now - v) & LowMask(p_.val_w); }
+  /// The answer a lookup of `addr` against `now` would give now: found, and the oldest value.
+  bool Lookup(uint64_t addr, uint64_t now, uint64_t* val) const;
+  bool ready() const { return !init_; }
+  /// Slot `idx` of table `h`: false when invalid, else true with its value in *val.
+  bool SlotValue(int h, uint64_t idx, uint64_t* val) const {
+    const Slot& s = slots_[h * p_.slots_per_hash + idx];
+    *val = s.val;
+    return s.valid;
+  }
+  const SigRecencyRamParams& params() const { return p_; }
+
+ private:
+  struct Slot {
+    bool valid = false;
+    uint64_t val = 0;
+  };
+  SigRecencyRamParams p_;
+  int idx_w_;
+  std::vector<Slot> slots_;  // table h, slot s at h * slots_per_hash + s
+  bool init_ = true;
+  int init_idx_ = 0;
+  bool lkp_valid_ = false, lkp_found_ = false;
+  uint64_t lkp_val_ = 0;
 };
 
 }  // namespace htm::golden

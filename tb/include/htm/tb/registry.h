@@ -47,6 +47,9 @@ RunResult RunLockstep(const typename Bench::Ports::Params& p, const RunOptions& 
     for (uint64_t i = 0; i < opt.cycles; ++i) {
       if (reset_rng.Chance(1, 4096)) {
         ls.Reset();
+        if constexpr (requires { bench.OnReset(); }) {
+          bench.OnReset();  // a bench with state that must restart with the design
+        }
       }
       if (!ls.Step(bench.Next())) {
         break;
