@@ -145,3 +145,19 @@ htm_config(htm_ram_sp default LONG_NETLIST Width=32 Depth=512)
 htm_config(htm_ram_sp small Width=8 Depth=32)
 htm_config(htm_ram_sp one Width=1 Depth=1)
 htm_config(htm_ram_sp odd Width=3 Depth=5)
+
+htm_block(htm_tcd
+  PORTS htm::golden::TcdPorts
+  BENCH htm::tb::TcdBench
+  BENCH_HEADER htm/tb/benches/tcd_bench.h
+  DEF golden/include/htm/golden/ports/htm_tcd.def)
+
+# WarpTM's temporal conflict detection: 4 x 512 slots, 128-byte chunks, 20-bit cycle times.
+htm_config(htm_tcd default LONG_NETLIST
+  AddrW=30 ChunkShift=5 TsW=20 NumHashes=4 SlotsPerHash=512 ScrubInterval=256)
+# Small: 8-bit times wrap every 256 cycles; 16-byte chunks; 2 x 8 slots.
+htm_config(htm_tcd small NETLIST_CYCLES 3000
+  AddrW=12 ChunkShift=2 TsW=8 NumHashes=2 SlotsPerHash=8 ScrubInterval=4)
+# Degenerate: word chunks, one slot, 5-bit times (stale after 8 cycles).
+htm_config(htm_tcd one NETLIST_CYCLES 3000
+  AddrW=2 ChunkShift=0 TsW=5 NumHashes=1 SlotsPerHash=1 ScrubInterval=2)

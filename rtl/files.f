@@ -15,3 +15,4 @@ rtl/htm_sig.sv
 rtl/htm_sig_recency.sv
 rtl/htm_sig_recency_ram.sv
 rtl/htm_lwh.sv
+rtl/htm_tcd.sv
