@@ -161,3 +161,25 @@ htm_config(htm_tcd small NETLIST_CYCLES 3000
 # Degenerate: word chunks, one slot, 5-bit times (stale after 8 cycles).
 htm_config(htm_tcd one NETLIST_CYCLES 3000
   AddrW=2 ChunkShift=0 TsW=5 NumHashes=1 SlotsPerHash=1 ScrubInterval=2)
+
+htm_block(htm_commit_unit
+  PORTS htm::golden::CommitUnitPorts
+  BENCH htm::tb::CommitUnitBench
+  BENCH_HEADER htm/tb/benches/commit_unit_bench.h
+  DEF golden/include/htm/golden/ports/htm_commit_unit.def)
+
+# The paper's unit (KILO TM slide 50): a 1024-entry ring, 32 KB of read/write-set words, the
+# 256 x 4 Last Writer History with its 4 x 256 recency filter, 16-bit commit ids.
+htm_config(htm_commit_unit default LONG CYCLES 20000
+  AddrW=30 DataW=32 CidW=16 SrcW=8 RingSize=1024 BufWords=4096 ValTags=16
+  LwhSets=256 LwhWays=4 LwhBfHashes=4 LwhBfSlots=256 LwhScrubInterval=32)
+# Small: ring, word buffer and 8-bit commit ids wrap within a few hundred cycles; 4-bit data
+# make stale reads that still match by value; three validation tags (not a power of two).
+htm_config(htm_commit_unit small NETLIST_CYCLES 3000
+  AddrW=6 DataW=4 CidW=8 SrcW=2 RingSize=16 BufWords=32 ValTags=3
+  LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4)
+# Degenerate: two ring entries, two buffer words, one validation tag, a one-way one-set LWH
+# with a one-slot filter, 5-bit commit ids.
+htm_config(htm_commit_unit one NETLIST_CYCLES 3000
+  AddrW=2 DataW=1 CidW=5 SrcW=1 RingSize=2 BufWords=2 ValTags=1
+  LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2)

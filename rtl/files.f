@@ -16,3 +16,4 @@ rtl/htm_sig_recency.sv
 rtl/htm_sig_recency_ram.sv
 rtl/htm_lwh.sv
 rtl/htm_tcd.sv
+rtl/htm_commit_unit.sv

@@ -103,6 +103,7 @@ class Lockstep {
     const Out ref = model_.Eval(in);
     Record& rec = history_[cycle_ % kHistory];
     rec = Record{cycle_, in, dut, ref, false};
+    last_out_ = ref;
     const std::string diff = DiffOutputs<Ports>(p_, dut, ref);
     if (!diff.empty()) {
       error_ = MismatchReport("output mismatch", diff);
@@ -120,6 +121,8 @@ class Lockstep {
   }
 
   const std::string& error() const { return error_; }
+  /// The outputs of the last stepped cycle (the model's: equal to the RTL's where compared).
+  const Out& last_out() const { return last_out_; }
   uint64_t cycle() const { return cycle_; }
   const Model& model() const { return model_; }
   Top& top() { return *top_; }
@@ -188,6 +191,7 @@ class Lockstep {
   std::unique_ptr<Top> top_;
   std::unique_ptr<VerilatedFstC> fst_;
   std::array<Record, kHistory> history_{};
+  Out last_out_{};
   uint64_t cycle_ = 0;
   uint64_t time_ = 0;
   std::string error_;

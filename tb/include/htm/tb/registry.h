@@ -35,7 +35,9 @@ struct Entry {
 /// generated models library (cmake/HtmBlocks.cmake), filled on first use.
 const std::vector<Entry>& Registry();
 
-/// Random lockstep for `opt.cycles` cycles, with an occasional mid-run reset.
+/// Random lockstep for `opt.cycles` cycles, with an occasional mid-run reset. A bench with
+/// `Observe(in, out)` is shown every cycle's inputs and outputs after the cycle (reactive
+/// stimulus: cores and memories that answer the block).
 template <class Bench, class Top>
 RunResult RunLockstep(const typename Bench::Ports::Params& p, const RunOptions& opt) {
   RunResult r;
@@ -51,8 +53,12 @@ RunResult RunLockstep(const typename Bench::Ports::Params& p, const RunOptions& 
           bench.OnReset();  // a bench with state that must restart with the design
         }
       }
-      if (!ls.Step(bench.Next())) {
+      const typename Bench::Ports::In in = bench.Next();
+      if (!ls.Step(in)) {
         break;
+      }
+      if constexpr (requires { bench.Observe(in, ls.last_out()); }) {
+        bench.Observe(in, ls.last_out());  // a reactive bench sees the handshakes of the cycle
       }
     }
     r.passed = ls.error().empty();

@@ -1,0 +1,875 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// htm_commit_unit: the KILO TM commit unit of one memory partition. It validates transactions
+// lazily, by value, and commits them in global commit-id (cid) order.
+//
+// Messages from the cores (in_*, cu_msg_e) carry a cid; the entry of cid c is ring entry
+// c mod RingSize. Alloc is answered on arep_* one cycle later: pass when c is inside the window
+// [retire pointer, retire pointer + RingSize). Every other message must carry a cid inside the
+// window and respect the protocol (docs/htm_commit_unit.md); one that does not is dropped and
+// sets err_o (sticky). Read-set and write-set words go into a shared word buffer of BufWords
+// slots, one list per entry and kind; a word that finds no free slot fails its transaction
+// (capacity), which then replies Fail in its turn. Each read-set word is validated against
+// memory as it arrives (vr_*, ValTags requests in flight).
+//
+// Four pointers walk the ring in cid order, each behind the previous one:
+//   hazard detection (ptr_fcd_o): when an entry is filled, looks up each of its reads in the
+//     Last Writer History (htm_lwh), then inserts each of its writes; a read whose last writer
+//     is at or after the retire pointer seen at the entry's first message flags the entry;
+//   pass (ptr_pass_o): replies Pass or Fail in cid order once the entry's validations are done;
+//     a flagged entry first waits for its youngest conflicting writer to retire and revalidates
+//     every read;
+//   commit (ptr_commit_o): after the core's Pass, writes the entry's write set to memory (cw_*),
+//     one word per cycle; a core's Fail or this unit's Fail skips it;
+//   retire (ptr_retire_o): frees the entry's words (one per cycle, with an RCT decrement event),
+//     waits for the commit writes' acknowledgements (in order), replies DoneCommit for an entry
+//     that wrote here, and clears the entry.
+// RCT events: rct_inc_* when a word is stored, rct_dec_* when it is freed.
+//
+// Timing and rates: docs/htm_commit_unit.md.
+`include "htm_assert.svh"
+
+module htm_commit_unit #(
+  parameter int unsigned AddrW            = 30,    // word address width
+  parameter int unsigned DataW            = 32,    // data word width
+  parameter int unsigned CidW             = 16,    // commit id width (wraps)
+  parameter int unsigned SrcW             = 8,     // reply route width
+  parameter int unsigned RingSize         = 1024,  // ring entries, a power of two
+  parameter int unsigned BufWords         = 4096,  // word buffer slots
+  parameter int unsigned ValTags          = 16,    // validation reads in flight
+  parameter int unsigned LwhSets          = 256,
+  parameter int unsigned LwhWays          = 4,
+  parameter int unsigned LwhBfHashes      = 4,
+  parameter int unsigned LwhBfSlots       = 256,
+  parameter int unsigned LwhScrubInterval = 32,
+  // Derived, do not set.
+  localparam int unsigned TagW            = htm_pkg::idx_width(ValTags)
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // intake
+  input  logic             in_valid_i,
+  output logic             in_ready_o,
+  input  logic [2:0]       in_type_i,      // htm_pkg::cu_msg_e
+  input  logic [CidW-1:0]  in_cid_i,
+  input  logic [SrcW-1:0]  in_src_i,
+  input  logic [AddrW-1:0] in_addr_i,
+  input  logic [DataW-1:0] in_data_i,
+  // allocation replies (always accepted)
+  output logic             arep_valid_o,
+  output logic             arep_pass_o,
+  output logic [CidW-1:0]  arep_cid_o,
+  output logic [SrcW-1:0]  arep_src_o,
+  // outcome replies (always accepted)
+  output logic             rep_valid_o,
+  output logic [2:0]       rep_type_o,     // htm_pkg::cu_rep_e
+  output logic [CidW-1:0]  rep_cid_o,
+  output logic [SrcW-1:0]  rep_src_o,
+  // validation reads
+  output logic             vr_req_valid_o,
+  input  logic             vr_req_ready_i,
+  output logic [AddrW-1:0] vr_req_addr_o,
+  output logic [TagW-1:0]  vr_req_tag_o,
+  input  logic             vr_rsp_valid_i,
+  input  logic [TagW-1:0]  vr_rsp_tag_i,
+  input  logic [DataW-1:0] vr_rsp_data_i,
+  // commit writes (acknowledged in order)
+  output logic             cw_req_valid_o,
+  input  logic             cw_req_ready_i,
+  output logic [AddrW-1:0] cw_req_addr_o,
+  output logic [DataW-1:0] cw_req_data_o,
+  input  logic             cw_ack_valid_i,
+  // Reference Count Table events
+  output logic             rct_inc_valid_o,
+  output logic [AddrW-1:0] rct_inc_addr_o,
+  output logic             rct_inc_write_o,
+  output logic             rct_dec_valid_o,
+  output logic [AddrW-1:0] rct_dec_addr_o,
+  output logic             rct_dec_write_o,
+  // status
+  output logic [CidW-1:0]  ptr_retire_o,
+  output logic [CidW-1:0]  ptr_commit_o,
+  output logic [CidW-1:0]  ptr_pass_o,
+  output logic [CidW-1:0]  ptr_fcd_o,
+  output logic             busy_o,
+  output logic             err_o
+);
+
+  `HTM_ASSERT_INIT(RingSizePow2_A, htm_pkg::is_pow2(RingSize) && RingSize >= 2)
+  `HTM_ASSERT_INIT(CidWRange_A, CidW >= 4 && CidW <= 63)
+  `HTM_ASSERT_INIT(RingWindow_A, 64'(RingSize) <= (64'(1) << (CidW - 2)))
+  `HTM_ASSERT_INIT(BufWordsRange_A, BufWords >= 2 && BufWords <= (1 << 20))
+  `HTM_ASSERT_INIT(ValTagsRange_A, ValTags >= 1 && ValTags <= 256)
+
+  localparam int unsigned IdxW  = htm_pkg::idx_width(RingSize);
+  localparam int unsigned SlotW = htm_pkg::idx_width(BufWords);
+  localparam int unsigned WordW = 1 + SlotW + AddrW + DataW;  // {last, next, addr, data}
+  localparam int unsigned CntW  = $clog2(BufWords + 1);
+
+  localparam logic [2:0] MsgAlloc    = 3'(htm_pkg::CuMsgAlloc);
+  localparam logic [2:0] MsgReadSet  = 3'(htm_pkg::CuMsgReadSet);
+  localparam logic [2:0] MsgWriteSet = 3'(htm_pkg::CuMsgWriteSet);
+  localparam logic [2:0] MsgDoneFill = 3'(htm_pkg::CuMsgDoneFill);
+  localparam logic [2:0] MsgSkip     = 3'(htm_pkg::CuMsgSkip);
+  localparam logic [2:0] MsgPass     = 3'(htm_pkg::CuMsgPass);
+  localparam logic [2:0] MsgFail     = 3'(htm_pkg::CuMsgFail);
+
+  typedef enum logic [1:0] {
+    RetIdle,
+    RetWalk,
+    RetDone
+  } ret_state_e;
+
+  // -----------------------------------------------------------------------------------------------
+  // State
+  // -----------------------------------------------------------------------------------------------
+  // Ring entries: flags (reset) and fields (valid while their flag says so).
+  logic [RingSize-1:0] started_q, filled_q, skip_q, fail_cap_q, fail_val_q, rd_has_q, wr_has_q;
+  logic [RingSize-1:0] conflict_q, rep_pass_q, out_pass_q, out_fail_q;
+  logic [RingSize-1:0] started_d, filled_d, skip_d, fail_cap_d, fail_val_d, rd_has_d, wr_has_d;
+  logic [RingSize-1:0] conflict_d, rep_pass_d, out_pass_d, out_fail_d;
+  logic [CidW-1:0]     raf_q [RingSize];       // retire pointer at the first message
+  logic [CidW-1:0]     conf_cid_q [RingSize];  // youngest conflicting writer
+  logic [SrcW-1:0]     src_q [RingSize];
+  logic [SlotW-1:0]    rd_head_q [RingSize];
+  logic [SlotW-1:0]    wr_head_q [RingSize];
+  // Pointers.
+  logic [CidW-1:0]     ptr_r_q, ptr_c_q, ptr_p_q, ptr_f_q;
+  logic [IdxW-1:0]     r_idx, c_idx, p_idx, f_idx, in_idx;
+  // Validation tags.
+  logic [ValTags-1:0]  tag_valid_q;
+  logic [IdxW-1:0]     tag_idx_q [ValTags];
+  logic [DataW-1:0]    tag_val_q [ValTags];
+  // Walkers.
+  logic                f_active_q, f_kind_q, p_active_q, c_active_q, r_kind_q;
+  logic [SlotW-1:0]    r_slot_q;
+  ret_state_e          r_state_q, r_state_d;
+  logic [CntW-1:0]     r_wcount_q;
+  // Hazard lookup in flight.
+  logic                lk_valid_q;
+  logic [IdxW-1:0]     lk_idx_q;
+  logic [CidW-1:0]     lk_own_q, lk_raf_q;
+  // Free list: fresh slots, then a RAM FIFO with a two-word output buffer.
+  logic [CntW-1:0]     fresh_q;
+  logic [SlotW-1:0]    fl_w_q, fl_r_q;
+  logic [CntW-1:0]     fl_cnt_q;
+  logic                fl_inflight_q;
+  logic [SlotW-1:0]    ob_q [2];
+  logic [1:0]          ob_cnt_q;
+  // Acknowledgements, alloc reply, error.
+  logic [CntW-1:0]     cw_out_q, ack_pool_q;
+  logic                arep_valid_q, arep_pass_q;
+  logic [CidW-1:0]     arep_cid_q;
+  logic [SrcW-1:0]     arep_src_q;
+  logic                err_q;
+
+  assign r_idx  = IdxW'(ptr_r_q);
+  assign c_idx  = IdxW'(ptr_c_q);
+  assign p_idx  = IdxW'(ptr_p_q);
+  assign f_idx  = IdxW'(ptr_f_q);
+  assign in_idx = IdxW'(in_cid_i);
+
+  // -----------------------------------------------------------------------------------------------
+  // Word buffer: one RAM copy per walker, written together by the intake
+  // -----------------------------------------------------------------------------------------------
+  logic             buf_we;
+  logic [SlotW-1:0] buf_waddr;
+  logic [WordW-1:0] buf_wdata;
+  logic             f_rd_en, p_rd_en, c_rd_en, r_rd_en;
+  logic [SlotW-1:0] f_raddr, p_raddr, c_raddr, r_raddr;
+  logic [WordW-1:0] f_word, p_word, c_word, r_word;
+  logic [3:0]       buf_unused_valid;
+
+  htm_ram_1r1w #(.Width(WordW), .Depth(BufWords)) u_buf_f (
+    .clk_i, .rst_ni, .wr_en_i(buf_we), .wr_addr_i(buf_waddr), .wr_data_i(buf_wdata),
+    .rd_en_i(f_rd_en), .rd_addr_i(f_raddr), .rd_valid_o(buf_unused_valid[0]), .rd_data_o(f_word));
+  htm_ram_1r1w #(.Width(WordW), .Depth(BufWords)) u_buf_p (
+    .clk_i, .rst_ni, .wr_en_i(buf_we), .wr_addr_i(buf_waddr), .wr_data_i(buf_wdata),
+    .rd_en_i(p_rd_en), .rd_addr_i(p_raddr), .rd_valid_o(buf_unused_valid[1]), .rd_data_o(p_word));
+  htm_ram_1r1w #(.Width(WordW), .Depth(BufWords)) u_buf_c (
+    .clk_i, .rst_ni, .wr_en_i(buf_we), .wr_addr_i(buf_waddr), .wr_data_i(buf_wdata),
+    .rd_en_i(c_rd_en), .rd_addr_i(c_raddr), .rd_valid_o(buf_unused_valid[2]), .rd_data_o(c_word));
+  htm_ram_1r1w #(.Width(WordW), .Depth(BufWords)) u_buf_r (
+    .clk_i, .rst_ni, .wr_en_i(buf_we), .wr_addr_i(buf_waddr), .wr_data_i(buf_wdata),
+    .rd_en_i(r_rd_en), .rd_addr_i(r_raddr), .rd_valid_o(buf_unused_valid[3]), .rd_data_o(r_word));
+
+  // Word fields.
+  logic             f_last, p_last, c_last, r_last;
+  logic [SlotW-1:0] f_next, p_next, c_next, r_next;
+  logic [AddrW-1:0] f_addr, p_addr, c_addr, r_addr;
+  logic [DataW-1:0] p_data, c_data;
+  logic [DataW-1:0] f_unused_data, r_unused_data;
+  assign {f_last, f_next, f_addr, f_unused_data} = f_word;
+  assign {p_last, p_next, p_addr, p_data}        = p_word;
+  assign {c_last, c_next, c_addr, c_data}        = c_word;
+  assign {r_last, r_next, r_addr, r_unused_data} = r_word;
+
+  // -----------------------------------------------------------------------------------------------
+  // Validation tags: the lowest free one; pending validations of the pass pointer's entry
+  // -----------------------------------------------------------------------------------------------
+  logic            tag_free, p_pending;
+  logic [TagW-1:0] tag_sel;
+
+  always_comb begin
+    tag_free = 1'b0;
+    tag_sel  = '0;
+    for (int t = ValTags - 1; t >= 0; t--) begin
+      if (!tag_valid_q[t]) begin
+        tag_free = 1'b1;
+        tag_sel  = TagW'(t);
+      end
+    end
+  end
+
+  always_comb begin
+    p_pending = 1'b0;
+    for (int t = 0; t < ValTags; t++) begin
+      if (tag_valid_q[t] && tag_idx_q[t] == p_idx) begin
+        p_pending = 1'b1;
+      end
+    end
+  end
+
+  // -----------------------------------------------------------------------------------------------
+  // Retire pointer (its DoneCommit reply has priority on the reply port)
+  // -----------------------------------------------------------------------------------------------
+  logic            r_start, r_consume, r_finish, r_rep, r_kind_d, r_try_finish, r_need_ack;
+  logic [CntW-1:0] r_wcount_use;
+
+  assign r_wcount_use = (r_state_q == RetDone) ? r_wcount_q : '0;
+  assign r_need_ack   = rep_pass_q[r_idx] && out_pass_q[r_idx] && r_wcount_use != '0;
+
+  always_comb begin
+    r_start      = 1'b0;
+    r_consume    = 1'b0;
+    r_rd_en      = 1'b0;
+    r_raddr      = '0;
+    r_kind_d     = r_kind_q;
+    r_try_finish = 1'b0;
+    r_state_d    = r_state_q;
+    unique case (r_state_q)
+      RetIdle: begin
+        if (ptr_r_q != ptr_c_q) begin
+          if (rd_has_q[r_idx] || wr_has_q[r_idx]) begin
+            r_start   = 1'b1;
+            r_rd_en   = 1'b1;
+            r_kind_d  = !rd_has_q[r_idx];
+            r_raddr   = rd_has_q[r_idx] ? rd_head_q[r_idx] : wr_head_q[r_idx];
+            r_state_d = RetWalk;
+          end else begin
+            r_try_finish = 1'b1;
+          end
+        end
+      end
+      RetWalk: begin
+        r_consume = 1'b1;
+        if (!r_last) begin
+          r_rd_en = 1'b1;
+          r_raddr = r_next;
+        end else if (!r_kind_q && wr_has_q[r_idx]) begin
+          r_rd_en  = 1'b1;
+          r_kind_d = 1'b1;
+          r_raddr  = wr_head_q[r_idx];
+        end else begin
+          r_state_d = RetDone;
+        end
+      end
+      default: r_try_finish = 1'b1;
+    endcase
+    r_finish = r_try_finish && (!r_need_ack || ack_pool_q >= r_wcount_use);
+    r_rep    = r_try_finish && r_need_ack && ack_pool_q >= r_wcount_use;
+    if (r_finish) begin
+      r_state_d = RetIdle;
+    end
+  end
+
+  // -----------------------------------------------------------------------------------------------
+  // Commit pointer
+  // -----------------------------------------------------------------------------------------------
+  logic c_adv, c_start, c_fire, c_end;
+
+  always_comb begin
+    c_adv   = 1'b0;
+    c_start = 1'b0;
+    c_fire  = 1'b0;
+    c_end   = 1'b0;
+    c_rd_en = 1'b0;
+    c_raddr = '0;
+    if (!c_active_q) begin
+      if (ptr_c_q != ptr_p_q) begin
+        if (skip_q[c_idx] || !rep_pass_q[c_idx] || out_fail_q[c_idx]) begin
+          c_adv = 1'b1;
+        end else if (out_pass_q[c_idx]) begin
+          if (wr_has_q[c_idx]) begin
+            c_start = 1'b1;
+            c_rd_en = 1'b1;
+            c_raddr = wr_head_q[c_idx];
+          end else begin
+            c_adv = 1'b1;
+          end
+        end
+      end
+    end else begin
+      c_fire = cw_req_ready_i;
+      if (c_fire) begin
+        if (!c_last) begin
+          c_rd_en = 1'b1;
+          c_raddr = c_next;
+        end else begin
+          c_end = 1'b1;
+          c_adv = 1'b1;
+        end
+      end
+    end
+  end
+
+  assign cw_req_valid_o = c_active_q;
+  assign cw_req_addr_o  = c_addr;
+  assign cw_req_data_o  = c_data;
+
+  // -----------------------------------------------------------------------------------------------
+  // Pass pointer
+  // -----------------------------------------------------------------------------------------------
+  logic            p_elig, p_adv, p_rep, p_rep_pass, p_start, p_end, p_clear_conflict;
+  logic [CidW-1:0] conf_dist;
+
+  assign p_elig    = ptr_p_q != ptr_f_q && !(lk_valid_q && lk_idx_q == p_idx);
+  assign conf_dist = conf_cid_q[p_idx] - ptr_r_q;
+
+  always_comb begin
+    p_adv            = 1'b0;
+    p_rep            = 1'b0;
+    p_rep_pass       = 1'b0;
+    p_start          = 1'b0;
+    p_clear_conflict = 1'b0;
+    if (!p_active_q && p_elig) begin
+      if (skip_q[p_idx]) begin
+        p_adv = 1'b1;
+      end else if (p_pending) begin
+        // wait for the validations in flight
+      end else if (fail_cap_q[p_idx] || fail_val_q[p_idx]) begin
+        if (!r_rep) begin
+          p_rep = 1'b1;
+          p_adv = 1'b1;
+        end
+      end else if (conflict_q[p_idx]) begin
+        if (64'(conf_dist) >= 64'(RingSize)) begin  // the writer has retired
+          p_clear_conflict = 1'b1;
+          p_start          = 1'b1;
+        end
+      end else if (!r_rep) begin
+        p_rep      = 1'b1;
+        p_rep_pass = 1'b1;
+        p_adv      = 1'b1;
+      end
+    end
+  end
+
+  // -----------------------------------------------------------------------------------------------
+  // Intake and the validation request port (revalidation first)
+  // -----------------------------------------------------------------------------------------------
+  logic            in_win, in_open, legal, is_word, store_try, slot_avail, need_vr;
+  logic            vr_fire, accept, store, cap_fail, from_fifo;
+  logic [CidW-1:0] in_dist;
+  logic [SlotW-1:0] slot;
+  logic [IdxW-1:0] vr_idx;
+  logic [DataW-1:0] vr_value;
+
+  assign in_dist    = in_cid_i - ptr_r_q;
+  assign in_win     = 64'(in_dist) < 64'(RingSize);
+  assign in_open    = in_win && !filled_q[in_idx] && !skip_q[in_idx];
+  assign slot_avail = fresh_q < CntW'(BufWords) || ob_cnt_q != 2'd0;
+  assign is_word    = in_type_i == MsgReadSet || in_type_i == MsgWriteSet;
+
+  always_comb begin
+    unique case (in_type_i)
+      MsgAlloc:                           legal = 1'b1;
+      MsgReadSet, MsgWriteSet, MsgDoneFill: legal = in_open;
+      MsgSkip:                            legal = in_open && !started_q[in_idx];
+      MsgPass, MsgFail:                   legal = in_win && rep_pass_q[in_idx] &&
+                                                  !out_pass_q[in_idx] && !out_fail_q[in_idx];
+      default:                            legal = 1'b0;
+    endcase
+  end
+
+  assign store_try = legal && is_word && !fail_cap_q[in_idx] && !fail_val_q[in_idx];
+  assign need_vr   = store_try && slot_avail && in_type_i == MsgReadSet;
+
+  always_comb begin
+    if (p_active_q) begin
+      vr_req_valid_o = tag_free;
+      vr_req_addr_o  = p_addr;
+      vr_value       = p_data;
+      vr_idx         = p_idx;
+      in_ready_o     = !need_vr;
+    end else begin
+      vr_req_valid_o = in_valid_i && need_vr && tag_free;
+      vr_req_addr_o  = in_addr_i;
+      vr_value       = in_data_i;
+      vr_idx         = in_idx;
+      in_ready_o     = !need_vr || (tag_free && vr_req_ready_i);
+    end
+  end
+  assign vr_req_tag_o = tag_sel;
+  assign vr_fire      = vr_req_valid_o && vr_req_ready_i;
+
+  always_comb begin
+    p_rd_en = p_start;
+    p_raddr = rd_head_q[p_idx];
+    p_end   = 1'b0;
+    if (p_active_q && vr_fire) begin
+      if (!p_last) begin
+        p_rd_en = 1'b1;
+        p_raddr = p_next;
+      end else begin
+        p_end = 1'b1;
+      end
+    end
+  end
+
+  assign accept    = in_valid_i && in_ready_o;
+  assign store     = accept && store_try && slot_avail;
+  assign cap_fail  = accept && store_try && !slot_avail;
+  assign from_fifo = store && fresh_q >= CntW'(BufWords);
+  assign slot      = (fresh_q < CntW'(BufWords)) ? SlotW'(fresh_q) : ob_q[0];
+
+  assign buf_we    = store;
+  assign buf_waddr = slot;
+  assign buf_wdata = (in_type_i == MsgWriteSet)
+                   ? {!wr_has_q[in_idx], wr_head_q[in_idx], in_addr_i, in_data_i}
+                   : {!rd_has_q[in_idx], rd_head_q[in_idx], in_addr_i, in_data_i};
+
+  assign rct_inc_valid_o = store;
+  assign rct_inc_addr_o  = in_addr_i;
+  assign rct_inc_write_o = in_type_i == MsgWriteSet;
+  assign rct_dec_valid_o = r_consume;
+  assign rct_dec_addr_o  = r_addr;
+  assign rct_dec_write_o = r_kind_q;
+
+  // -----------------------------------------------------------------------------------------------
+  // Hazard detection pointer and the Last Writer History
+  // -----------------------------------------------------------------------------------------------
+  logic             f_adv, f_start, f_consume, f_lookup, f_kind_d, lwh_ready;
+  logic             lwh_op_valid;
+  logic [CidW-1:0]  f_dist;
+  logic             lwh_res_valid, lwh_res_found, lwh_res_hit, lwh_ev_valid;
+  logic [CidW-1:0]  lwh_res_cid, lwh_ev_cid;
+  logic [AddrW-1:0] lwh_ev_addr;
+
+  assign f_dist = ptr_f_q - ptr_r_q;
+
+  always_comb begin
+    f_adv     = 1'b0;
+    f_start   = 1'b0;
+    f_consume = 1'b0;
+    f_lookup  = 1'b0;
+    f_rd_en   = 1'b0;
+    f_raddr   = '0;
+    f_kind_d  = f_kind_q;
+    if (!f_active_q) begin
+      if (64'(f_dist) < 64'(RingSize) && (filled_q[f_idx] || skip_q[f_idx])) begin
+        if (skip_q[f_idx] || fail_cap_q[f_idx] || fail_val_q[f_idx] ||
+            (!rd_has_q[f_idx] && !wr_has_q[f_idx])) begin
+          f_adv = 1'b1;
+        end else begin
+          f_start  = 1'b1;
+          f_rd_en  = 1'b1;
+          f_kind_d = !rd_has_q[f_idx];
+          f_raddr  = rd_has_q[f_idx] ? rd_head_q[f_idx] : wr_head_q[f_idx];
+        end
+      end
+    end else begin
+      f_consume = lwh_ready;
+      if (f_consume) begin
+        f_lookup = !f_kind_q;
+        if (!f_last) begin
+          f_rd_en = 1'b1;
+          f_raddr = f_next;
+        end else if (!f_kind_q && wr_has_q[f_idx]) begin
+          f_rd_en  = 1'b1;
+          f_kind_d = 1'b1;
+          f_raddr  = wr_head_q[f_idx];
+        end else begin
+          f_adv = 1'b1;
+        end
+      end
+    end
+  end
+
+  assign lwh_op_valid = f_active_q;
+
+  htm_lwh #(
+    .AddrW        (AddrW),
+    .CidW         (CidW),
+    .Sets         (LwhSets),
+    .Ways         (LwhWays),
+    .BfHashes     (LwhBfHashes),
+    .BfSlots      (LwhBfSlots),
+    .ScrubInterval(LwhScrubInterval)
+  ) u_lwh (
+    .clk_i,
+    .rst_ni,
+    .ready_o      (lwh_ready),
+    .now_i        (ptr_f_q),
+    .op_valid_i   (lwh_op_valid),
+    .op_write_i   (f_kind_q),
+    .op_addr_i    (f_addr),
+    .op_cid_i     (ptr_f_q),
+    .res_valid_o  (lwh_res_valid),
+    .res_found_o  (lwh_res_found),
+    .res_hit_o    (lwh_res_hit),
+    .res_cid_o    (lwh_res_cid),
+    .evict_valid_o(lwh_ev_valid),
+    .evict_addr_o (lwh_ev_addr),
+    .evict_cid_o  (lwh_ev_cid)
+  );
+
+  // A lookup result flags the entry when its last writer is at or after retire-at-fill.
+  logic            lk_conflict, lk_younger;
+  logic [CidW-1:0] lk_d_found, lk_d_own, lk_d_old;
+
+  assign lk_d_found  = lwh_res_cid - lk_raf_q;
+  assign lk_d_own    = lk_own_q - lk_raf_q;
+  assign lk_d_old    = conf_cid_q[lk_idx_q] - lk_raf_q;
+  assign lk_conflict = lk_valid_q && lwh_res_valid && lwh_res_found && lk_d_found < lk_d_own;
+  assign lk_younger  = !conflict_q[lk_idx_q] || lk_d_old < lk_d_found;
+
+  // -----------------------------------------------------------------------------------------------
+  // Free list: keep the two-word output buffer of the RAM FIFO full
+  // -----------------------------------------------------------------------------------------------
+  logic             fl_pop, fl_push, fl_issue, fl_unused_valid;
+  logic [SlotW-1:0] fl_rdata;
+  logic [2:0]       ob_after;
+
+  assign fl_pop   = from_fifo;
+  assign fl_push  = r_consume;
+  assign ob_after = 3'(ob_cnt_q) - 3'(fl_pop) + 3'(fl_inflight_q);
+  assign fl_issue = fl_cnt_q != '0 && ob_after < 3'd2;
+
+  htm_ram_1r1w #(.Width(SlotW), .Depth(BufWords)) u_free (
+    .clk_i, .rst_ni, .wr_en_i(fl_push), .wr_addr_i(fl_w_q), .wr_data_i(r_slot_q),
+    .rd_en_i(fl_issue), .rd_addr_i(fl_r_q), .rd_valid_o(fl_unused_valid), .rd_data_o(fl_rdata));
+
+  // -----------------------------------------------------------------------------------------------
+  // Acknowledgements
+  // -----------------------------------------------------------------------------------------------
+  logic ack_ok, ack_err, rsp_ok, rsp_err;
+
+  assign ack_ok  = cw_ack_valid_i && cw_out_q != '0;
+  assign ack_err = cw_ack_valid_i && cw_out_q == '0;
+  assign rsp_ok  = vr_rsp_valid_i && 32'(vr_rsp_tag_i) < ValTags && tag_valid_q[vr_rsp_tag_i];
+  assign rsp_err = vr_rsp_valid_i && !rsp_ok;
+
+  // -----------------------------------------------------------------------------------------------
+  // Ring entry updates (in this order: hazard result, validation response, intake, pass, retire)
+  // -----------------------------------------------------------------------------------------------
+  always_comb begin
+    started_d  = started_q;
+    filled_d   = filled_q;
+    skip_d     = skip_q;
+    fail_cap_d = fail_cap_q;
+    fail_val_d = fail_val_q;
+    rd_has_d   = rd_has_q;
+    wr_has_d   = wr_has_q;
+    conflict_d = conflict_q;
+    rep_pass_d = rep_pass_q;
+    out_pass_d = out_pass_q;
+    out_fail_d = out_fail_q;
+    if (lk_conflict) begin
+      conflict_d[lk_idx_q] = 1'b1;
+    end
+    if (rsp_ok && vr_rsp_data_i != tag_val_q[vr_rsp_tag_i]) begin
+      fail_val_d[tag_idx_q[vr_rsp_tag_i]] = 1'b1;
+    end
+    if (accept && legal) begin
+      unique case (in_type_i)
+        MsgReadSet, MsgWriteSet: started_d[in_idx] = 1'b1;
+        MsgDoneFill: begin
+          started_d[in_idx] = 1'b1;
+          filled_d[in_idx]  = 1'b1;
+        end
+        MsgSkip: skip_d[in_idx] = 1'b1;
+        MsgPass: out_pass_d[in_idx] = 1'b1;
+        MsgFail: out_fail_d[in_idx] = 1'b1;
+        default: ;
+      endcase
+    end
+    if (cap_fail) begin
+      fail_cap_d[in_idx] = 1'b1;
+    end
+    if (store) begin
+      if (in_type_i == MsgWriteSet) begin
+        wr_has_d[in_idx] = 1'b1;
+      end else begin
+        rd_has_d[in_idx] = 1'b1;
+      end
+    end
+    if (p_clear_conflict) begin
+      conflict_d[p_idx] = 1'b0;
+    end
+    if (p_rep_pass) begin
+      rep_pass_d[p_idx] = 1'b1;
+    end
+    if (r_finish) begin
+      started_d[r_idx]  = 1'b0;
+      filled_d[r_idx]   = 1'b0;
+      skip_d[r_idx]     = 1'b0;
+      fail_cap_d[r_idx] = 1'b0;
+      fail_val_d[r_idx] = 1'b0;
+      rd_has_d[r_idx]   = 1'b0;
+      wr_has_d[r_idx]   = 1'b0;
+      conflict_d[r_idx] = 1'b0;
+      rep_pass_d[r_idx] = 1'b0;
+      out_pass_d[r_idx] = 1'b0;
+      out_fail_d[r_idx] = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      started_q  <= '0;
+      filled_q   <= '0;
+      skip_q     <= '0;
+      fail_cap_q <= '0;
+      fail_val_q <= '0;
+      rd_has_q   <= '0;
+      wr_has_q   <= '0;
+      conflict_q <= '0;
+      rep_pass_q <= '0;
+      out_pass_q <= '0;
+      out_fail_q <= '0;
+    end else begin
+      started_q  <= started_d;
+      filled_q   <= filled_d;
+      skip_q     <= skip_d;
+      fail_cap_q <= fail_cap_d;
+      fail_val_q <= fail_val_d;
+      rd_has_q   <= rd_has_d;
+      wr_has_q   <= wr_has_d;
+      conflict_q <= conflict_d;
+      rep_pass_q <= rep_pass_d;
+      out_pass_q <= out_pass_d;
+      out_fail_q <= out_fail_d;
+    end
+  end
+
+  // Entry fields: no reset, written only where their flags are set.
+  always_ff @(posedge clk_i) begin
+    if (lk_conflict && lk_younger) begin
+      conf_cid_q[lk_idx_q] <= lwh_res_cid;
+    end
+    if (accept && legal && !started_q[in_idx] &&
+        (is_word || in_type_i == MsgDoneFill)) begin
+      raf_q[in_idx] <= ptr_r_q;
+    end
+    if (accept && legal && in_type_i == MsgDoneFill) begin
+      src_q[in_idx] <= in_src_i;
+    end
+    if (store && in_type_i == MsgWriteSet) begin
+      wr_head_q[in_idx] <= slot;
+    end
+    if (store && in_type_i == MsgReadSet) begin
+      rd_head_q[in_idx] <= slot;
+    end
+  end
+
+  // -----------------------------------------------------------------------------------------------
+  // Pointers, walkers, tags, free list, counters
+  // -----------------------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ptr_r_q       <= '0;
+      ptr_c_q       <= '0;
+      ptr_p_q       <= '0;
+      ptr_f_q       <= '0;
+      f_active_q    <= 1'b0;
+      f_kind_q      <= 1'b0;
+      p_active_q    <= 1'b0;
+      c_active_q    <= 1'b0;
+      r_kind_q      <= 1'b0;
+      r_slot_q      <= '0;
+      r_state_q     <= RetIdle;
+      r_wcount_q    <= '0;
+      lk_valid_q    <= 1'b0;
+      lk_idx_q      <= '0;
+      lk_own_q      <= '0;
+      lk_raf_q      <= '0;
+      tag_valid_q   <= '0;
+      fresh_q       <= '0;
+      fl_w_q        <= '0;
+      fl_r_q        <= '0;
+      fl_cnt_q      <= '0;
+      fl_inflight_q <= 1'b0;
+      ob_q[0]       <= '0;
+      ob_q[1]       <= '0;
+      ob_cnt_q      <= '0;
+      cw_out_q      <= '0;
+      ack_pool_q    <= '0;
+      arep_valid_q  <= 1'b0;
+      arep_pass_q   <= 1'b0;
+      arep_cid_q    <= '0;
+      arep_src_q    <= '0;
+      err_q         <= 1'b0;
+    end else begin
+      // hazard detection
+      lk_valid_q <= f_lookup;
+      if (f_lookup) begin
+        lk_idx_q <= f_idx;
+        lk_own_q <= ptr_f_q;
+        lk_raf_q <= raf_q[f_idx];
+      end
+      if (f_start || f_consume) begin
+        f_kind_q <= f_kind_d;
+      end
+      if (f_start) begin
+        f_active_q <= 1'b1;
+      end
+      if (f_adv) begin
+        f_active_q <= 1'b0;
+        ptr_f_q    <= ptr_f_q + CidW'(1);
+      end
+      // validation tags
+      if (rsp_ok) begin
+        tag_valid_q[vr_rsp_tag_i] <= 1'b0;
+      end
+      if (vr_fire) begin
+        tag_valid_q[tag_sel] <= 1'b1;
+      end
+      // alloc replies and errors
+      arep_valid_q <= accept && in_type_i == MsgAlloc;
+      if (accept && in_type_i == MsgAlloc) begin
+        arep_pass_q <= in_win;
+        arep_cid_q  <= in_cid_i;
+        arep_src_q  <= in_src_i;
+      end
+      if ((accept && !legal) || ack_err || rsp_err) begin
+        err_q <= 1'b1;
+      end
+      // free list
+      unique case ({fl_pop, fl_inflight_q})
+        2'b10: begin
+          ob_q[0]  <= ob_q[1];
+          ob_cnt_q <= ob_cnt_q - 2'd1;
+        end
+        2'b01: begin
+          ob_q[ob_cnt_q[0]] <= fl_rdata;
+          ob_cnt_q          <= ob_cnt_q + 2'd1;
+        end
+        2'b11: begin
+          if (ob_cnt_q == 2'd2) begin
+            ob_q[0] <= ob_q[1];
+            ob_q[1] <= fl_rdata;
+          end else begin
+            ob_q[0] <= fl_rdata;
+          end
+        end
+        default: ;
+      endcase
+      fl_inflight_q <= fl_issue;
+      if (fl_issue) begin
+        fl_r_q <= (32'(fl_r_q) == BufWords - 1) ? '0 : fl_r_q + SlotW'(1);
+      end
+      if (fl_push) begin
+        fl_w_q <= (32'(fl_w_q) == BufWords - 1) ? '0 : fl_w_q + SlotW'(1);
+      end
+      fl_cnt_q <= fl_cnt_q + CntW'(fl_push) - CntW'(fl_issue);
+      if (store && !from_fifo) begin
+        fresh_q <= fresh_q + CntW'(1);
+      end
+      // pass
+      if (p_start) begin
+        p_active_q <= 1'b1;
+      end
+      if (p_end) begin
+        p_active_q <= 1'b0;
+      end
+      if (p_adv) begin
+        ptr_p_q <= ptr_p_q + CidW'(1);
+      end
+      // commit
+      if (c_start) begin
+        c_active_q <= 1'b1;
+      end
+      if (c_end) begin
+        c_active_q <= 1'b0;
+      end
+      if (c_adv) begin
+        ptr_c_q <= ptr_c_q + CidW'(1);
+      end
+      cw_out_q   <= cw_out_q + CntW'(c_fire) - CntW'(ack_ok);
+      ack_pool_q <= ack_pool_q + CntW'(ack_ok) - (r_rep ? r_wcount_q : '0);
+      // retire
+      if (r_rd_en) begin
+        r_slot_q <= r_raddr;
+      end
+      if (r_start) begin
+        r_wcount_q <= '0;
+      end else if (r_consume && r_kind_q) begin
+        r_wcount_q <= r_wcount_q + CntW'(1);
+      end
+      if (r_start || r_consume) begin
+        r_kind_q <= r_kind_d;
+      end
+      if (r_finish) begin
+        ptr_r_q <= ptr_r_q + CidW'(1);
+      end
+      r_state_q <= r_state_d;
+    end
+  end
+
+  // Tag table payloads: no reset, valid while tag_valid_q is set.
+  always_ff @(posedge clk_i) begin
+    if (vr_fire) begin
+      tag_idx_q[tag_sel] <= vr_idx;
+      tag_val_q[tag_sel] <= vr_value;
+    end
+  end
+
+  // -----------------------------------------------------------------------------------------------
+  // Outputs
+  // -----------------------------------------------------------------------------------------------
+  assign arep_valid_o = arep_valid_q;
+  assign arep_pass_o  = arep_pass_q;
+  assign arep_cid_o   = arep_cid_q;
+  assign arep_src_o   = arep_src_q;
+
+  always_comb begin
+    rep_valid_o = r_rep || p_rep;
+    if (r_rep) begin
+      rep_type_o = 3'(htm_pkg::CuRepDoneCommit);
+      rep_cid_o  = ptr_r_q;
+      rep_src_o  = src_q[r_idx];
+    end else begin
+      rep_type_o = p_rep_pass ? 3'(htm_pkg::CuRepPass) : 3'(htm_pkg::CuRepFail);
+      rep_cid_o  = ptr_p_q;
+      rep_src_o  = src_q[p_idx];
+    end
+  end
+
+  assign ptr_retire_o = ptr_r_q;
+  assign ptr_commit_o = ptr_c_q;
+  assign ptr_pass_o   = ptr_p_q;
+  assign ptr_fcd_o    = ptr_f_q;
+  assign busy_o       = (|started_q) || (|skip_q) || (|tag_valid_q) || cw_out_q != '0;
+  assign err_o        = err_q;
+
+  // -----------------------------------------------------------------------------------------------
+  // Assertions
+  // -----------------------------------------------------------------------------------------------
+  // Pointer order: retire <= commit <= pass <= fcd <= retire + RingSize (serially).
+  `HTM_ASSERT(PtrCommit_A, 64'(CidW'(ptr_c_q - ptr_r_q)) <= 64'(CidW'(ptr_p_q - ptr_r_q)))
+  `HTM_ASSERT(PtrPass_A, 64'(CidW'(ptr_p_q - ptr_r_q)) <= 64'(f_dist))
+  `HTM_ASSERT(PtrFcd_A, 64'(f_dist) <= 64'(RingSize))
+  // A commit write only for an entry whose core sent Pass after this unit replied Pass.
+  `HTM_ASSERT(CommitOnPass_A, `HTM_IMPLIES(cw_req_valid_o,
+                                           rep_pass_q[c_idx] && out_pass_q[c_idx]))
+  // The free list never holds more than the buffer.
+  `HTM_ASSERT(FreeCount_A, 64'(fl_cnt_q) + 64'(ob_cnt_q) + 64'(fl_inflight_q) +
+                           64'(BufWords) - 64'(fresh_q) <= 64'(BufWords))
+  `HTM_ASSERT(RevalHasReads_A, `HTM_IMPLIES(p_start, rd_has_q[p_idx]))
+
+  logic unused_sig;
+  assign unused_sig = ^{buf_unused_valid, f_unused_data, r_unused_data, lwh_res_hit,
+                        lwh_ev_valid, lwh_ev_addr, lwh_ev_cid, fl_unused_valid};
+
+endmodule
