@@ -141,7 +141,7 @@ module htm_commit_unit #(
   logic [IdxW-1:0]     tag_idx_q [ValTags];
   logic [DataW-1:0]    tag_val_q [ValTags];
   // Walkers.
-  logic                f_active_q, f_kind_q, p_active_q, c_active_q, r_kind_q;
+  logic                f_active_q, f_kind_q, p_active_q, c_rdy_q, r_kind_q;
   logic [SlotW-1:0]    r_slot_q;
   ret_state_e          r_state_q, r_state_d;
   logic [CntW-1:0]     r_wcount_q;
@@ -286,44 +286,51 @@ module htm_commit_unit #(
   // -----------------------------------------------------------------------------------------------
   // Commit pointer
   // -----------------------------------------------------------------------------------------------
-  logic c_adv, c_start, c_fire, c_end;
+  // c_rdy_q: the RAM copy's output holds the next write-set word of the entry at the pointer
+  // (its head is fetched as soon as the entry is eligible, before the core's outcome arrives).
+  logic            c_adv, c_valid, c_fire;
+  logic [CidW-1:0] c_nxt;
+  logic [IdxW-1:0] c_nidx;
+
+  assign c_nxt  = ptr_c_q + CidW'(1);
+  assign c_nidx = IdxW'(c_nxt);
 
   always_comb begin
     c_adv   = 1'b0;
-    c_start = 1'b0;
+    c_valid = 1'b0;
     c_fire  = 1'b0;
-    c_end   = 1'b0;
     c_rd_en = 1'b0;
     c_raddr = '0;
-    if (!c_active_q) begin
-      if (ptr_c_q != ptr_p_q) begin
-        if (skip_q[c_idx] || !rep_pass_q[c_idx] || out_fail_q[c_idx]) begin
-          c_adv = 1'b1;
-        end else if (out_pass_q[c_idx]) begin
-          if (wr_has_q[c_idx]) begin
-            c_start = 1'b1;
+    if (ptr_c_q != ptr_p_q) begin
+      if (skip_q[c_idx] || !rep_pass_q[c_idx] || out_fail_q[c_idx]) begin
+        c_adv = 1'b1;
+      end else if (!wr_has_q[c_idx]) begin
+        c_adv = out_pass_q[c_idx];
+      end else if (!c_rdy_q) begin
+        c_rd_en = 1'b1;
+        c_raddr = wr_head_q[c_idx];
+      end else if (out_pass_q[c_idx]) begin
+        c_valid = 1'b1;
+        c_fire  = cw_req_ready_i;
+        if (c_fire) begin
+          if (!c_last) begin
             c_rd_en = 1'b1;
-            c_raddr = wr_head_q[c_idx];
+            c_raddr = c_next;
           end else begin
             c_adv = 1'b1;
           end
         end
       end
-    end else begin
-      c_fire = cw_req_ready_i;
-      if (c_fire) begin
-        if (!c_last) begin
-          c_rd_en = 1'b1;
-          c_raddr = c_next;
-        end else begin
-          c_end = 1'b1;
-          c_adv = 1'b1;
-        end
-      end
+    end
+    // Fetch the next entry's head in the same cycle when it is already eligible.
+    if (c_adv && c_nxt != ptr_p_q && !skip_q[c_nidx] && rep_pass_q[c_nidx] &&
+        !out_fail_q[c_nidx] && wr_has_q[c_nidx]) begin
+      c_rd_en = 1'b1;
+      c_raddr = wr_head_q[c_nidx];
     end
   end
 
-  assign cw_req_valid_o = c_active_q;
+  assign cw_req_valid_o = c_valid;
   assign cw_req_addr_o  = c_addr;
   assign cw_req_data_o  = c_data;
 
@@ -456,7 +463,13 @@ module htm_commit_unit #(
   logic [CidW-1:0]  lwh_res_cid, lwh_ev_cid;
   logic [AddrW-1:0] lwh_ev_addr;
 
-  assign f_dist = ptr_f_q - ptr_r_q;
+  logic [CidW-1:0]  f_nxt, f_ndist;
+  logic [IdxW-1:0]  f_nidx;
+
+  assign f_dist  = ptr_f_q - ptr_r_q;
+  assign f_nxt   = ptr_f_q + CidW'(1);
+  assign f_ndist = f_nxt - ptr_r_q;
+  assign f_nidx  = IdxW'(f_nxt);
 
   always_comb begin
     f_adv     = 1'b0;
@@ -491,6 +504,15 @@ module htm_commit_unit #(
           f_raddr  = wr_head_q[f_idx];
         end else begin
           f_adv = 1'b1;
+          // Chain: start the next entry's walk in the same cycle when it is ready.
+          if (64'(f_ndist) < 64'(RingSize) && filled_q[f_nidx] && !skip_q[f_nidx] &&
+              !fail_cap_q[f_nidx] && !fail_val_q[f_nidx] &&
+              (rd_has_q[f_nidx] || wr_has_q[f_nidx])) begin
+            f_start  = 1'b1;
+            f_rd_en  = 1'b1;
+            f_kind_d = !rd_has_q[f_nidx];
+            f_raddr  = rd_has_q[f_nidx] ? rd_head_q[f_nidx] : wr_head_q[f_nidx];
+          end
         end
       end
     end
@@ -685,7 +707,7 @@ module htm_commit_unit #(
       f_active_q    <= 1'b0;
       f_kind_q      <= 1'b0;
       p_active_q    <= 1'b0;
-      c_active_q    <= 1'b0;
+      c_rdy_q    <= 1'b0;
       r_kind_q      <= 1'b0;
       r_slot_q      <= '0;
       r_state_q     <= RetIdle;
@@ -721,12 +743,12 @@ module htm_commit_unit #(
       if (f_start || f_consume) begin
         f_kind_q <= f_kind_d;
       end
-      if (f_start) begin
-        f_active_q <= 1'b1;
-      end
       if (f_adv) begin
         f_active_q <= 1'b0;
-        ptr_f_q    <= ptr_f_q + CidW'(1);
+        ptr_f_q    <= f_nxt;
+      end
+      if (f_start) begin
+        f_active_q <= 1'b1;  // wins over f_adv: the next entry's walk starts (chain)
       end
       // validation tags
       if (rsp_ok) begin
@@ -787,14 +809,9 @@ module htm_commit_unit #(
         ptr_p_q <= ptr_p_q + CidW'(1);
       end
       // commit
-      if (c_start) begin
-        c_active_q <= 1'b1;
-      end
-      if (c_end) begin
-        c_active_q <= 1'b0;
-      end
+      c_rdy_q <= c_rd_en || (c_rdy_q && !c_adv);
       if (c_adv) begin
-        ptr_c_q <= ptr_c_q + CidW'(1);
+        ptr_c_q <= c_nxt;
       end
       cw_out_q   <= cw_out_q + CntW'(c_fire) - CntW'(ack_ok);
       ack_pool_q <= ack_pool_q + CntW'(ack_ok) - (r_rep ? r_wcount_q : '0);

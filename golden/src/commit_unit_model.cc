@@ -178,32 +178,39 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
   }
   c.fl_push = c.r_consume;
 
-  // ---- Commit pointer.
+  // ---- Commit pointer. cw_.active: the RAM copy's output holds the next write-set word of
+  // the entry at the pointer (its head is fetched as soon as the entry is eligible, before the
+  // core's outcome arrives).
   const Entry& ec = ent_[Idx(ptr_c_)];
-  if (!cw_.active) {
-    if (ptr_c_ != ptr_p_) {
-      if (ec.skip || !ec.rep_pass || ec.out_fail) {
-        c.c_adv = true;
-      } else if (ec.out_pass) {
-        if (ec.wr_has) {
-          c.c_start = true;
+  if (ptr_c_ != ptr_p_) {
+    if (ec.skip || !ec.rep_pass || ec.out_fail) {
+      c.c_adv = true;
+    } else if (!ec.wr_has) {
+      c.c_adv = ec.out_pass;
+    } else if (!cw_.active) {
+      c.c_rd_en = true;
+      c.c_raddr = ec.wr_head;
+      c.c_bubble = ec.out_pass;
+    } else if (ec.out_pass) {
+      c.c_valid = true;
+      c.c_fire = in.cw_req_ready != 0;
+      if (c.c_fire) {
+        if (!cw_.rd.last) {
           c.c_rd_en = true;
-          c.c_raddr = ec.wr_head;
+          c.c_raddr = cw_.rd.next;
         } else {
           c.c_adv = true;
         }
       }
     }
-  } else {
-    c.c_fire = in.cw_req_ready != 0;
-    if (c.c_fire) {
-      if (!cw_.rd.last) {
-        c.c_rd_en = true;
-        c.c_raddr = cw_.rd.next;
-      } else {
-        c.c_end = true;
-        c.c_adv = true;
-      }
+  }
+  if (c.c_adv) {
+    // Fetch the next entry's head in the same cycle when it is already eligible.
+    const uint64_t nc = (ptr_c_ + 1) & Mask();
+    const Entry& en = ent_[Idx(nc)];
+    if (nc != ptr_p_ && !en.skip && en.rep_pass && !en.out_fail && en.wr_has) {
+      c.c_rd_en = true;
+      c.c_raddr = en.wr_head;
     }
   }
 
@@ -328,6 +335,16 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
         c.f_raddr = ef.wr_head;
       } else {
         c.f_adv = true;
+        // Chain: start the next entry's walk in the same cycle when it is ready.
+        const uint64_t nf = (ptr_f_ + 1) & Mask();
+        const Entry& en = ent_[Idx(nf)];
+        if (Dist(nf, ptr_r_) < uint64_t(p_.ring_size) && en.filled && !en.skip && !en.fail_cap &&
+            !en.fail_val && (en.rd_has || en.wr_has)) {
+          c.f_start = true;
+          c.f_rd_en = true;
+          c.f_kind = en.rd_has ? 0 : 1;
+          c.f_raddr = en.rd_has ? en.rd_head : en.wr_head;
+        }
       }
     }
   }
@@ -367,7 +384,7 @@ CommitUnitOut CommitUnitModel::Eval(const CommitUnitIn& in) const {
   o.vr_req_valid = c.vr_valid;
   o.vr_req_addr = c.vr_addr;
   o.vr_req_tag = static_cast<uint64_t>(c.tag);
-  o.cw_req_valid = cw_.active;
+  o.cw_req_valid = c.c_valid;
   o.cw_req_addr = cw_.rd.addr;
   o.cw_req_data = cw_.rd.data;
   o.rct_inc_valid = c.store;
@@ -405,6 +422,12 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
   stats_.commit_words += c.c_fire;
   stats_.retired += c.r_finish;
   stats_.errors += (c.accept && !c.legal) || c.ack_err || c.rsp_err;
+  stats_.intake_busy += in.in_valid != 0;
+  stats_.val_busy += pw_.active || (in.in_valid && c.need_vr);
+  stats_.hazard_busy += fw_.active || c.f_start || c.f_adv;
+  stats_.commit_busy += c.c_valid || c.c_adv || c.c_bubble;
+  stats_.retire_busy += r_state_ != RetireState::kIdle || c.r_start || c.r_finish;
+  stats_.retire_words += c.r_consume;
   const int r_slot_old = rw_.slot;  // the slot the retire walker frees this cycle
   // RAM reads (read-first: before this cycle's writes).
   auto read = [&](Walker& w, bool en, int addr) {
@@ -531,12 +554,12 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
   if (c.f_start || c.f_consume) {
     fw_.kind = c.f_kind;
   }
-  if (c.f_start) {
-    fw_.active = true;
-  }
   if (c.f_adv) {
     fw_.active = false;
     ptr_f_ = (ptr_f_ + 1) & mask;
+  }
+  if (c.f_start) {
+    fw_.active = true;
   }
 
   // Pass pointer.
@@ -558,12 +581,7 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
   }
 
   // Commit pointer.
-  if (c.c_start) {
-    cw_.active = true;
-  }
-  if (c.c_end) {
-    cw_.active = false;
-  }
+  cw_.active = c.c_rd_en || (cw_.active && !c.c_adv);
   if (c.c_adv) {
     ptr_c_ = (ptr_c_ + 1) & mask;
   }

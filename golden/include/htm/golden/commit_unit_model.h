@@ -53,6 +53,13 @@ class CommitUnitModel {
     uint64_t commit_words = 0;   // commit writes issued
     uint64_t retired = 0;        // entries retired
     uint64_t errors = 0;         // protocol violations
+    // Cycles in which a stage had work (the rates' denominators).
+    uint64_t intake_busy = 0;   // a message was offered
+    uint64_t val_busy = 0;      // a validation read was wanted (intake or revalidation)
+    uint64_t hazard_busy = 0;   // the hazard pointer's entry was ready or being walked
+    uint64_t commit_busy = 0;   // the commit pointer's entry was ready or being written
+    uint64_t retire_busy = 0;   // the retire pointer's entry was ready or being freed
+    uint64_t retire_words = 0;  // words freed
   };
   const Stats& stats() const { return stats_; }
   /// Words of the buffer not holding a log word (free list, fresh slots and buffered ones).
@@ -108,7 +115,7 @@ class CommitUnitModel {
     bool p_end = false, p_clear_conflict = false;
     int p_raddr = 0;
     // commit
-    bool c_adv = false, c_start = false, c_fire = false, c_rd_en = false, c_end = false;
+    bool c_adv = false, c_valid = false, c_fire = false, c_rd_en = false, c_bubble = false;
     int c_raddr = 0;
     // retire
     bool r_start = false, r_consume = false, r_rd_en = false, r_finish = false, r_rep = false;
