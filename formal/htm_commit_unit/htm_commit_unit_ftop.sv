@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Formal wrapper of htm_commit_unit. Every input is free: cores and memory may do anything,
+// protocol violations included. Besides the RTL's own assertions (pointer order, a commit
+// write only for an entry with both Passes, free-list bound), end-to-end properties for an
+// arbitrary commit id f_cid, observed only at the ports:
+//   * a commit write of f_cid only after the unit replied Pass to f_cid and then accepted a
+//     Pass message for f_cid (no commit write without TX_PASS);
+//   * DoneCommit for f_cid only after such a Pass and at least one commit write of f_cid;
+//   * Pass/Fail replies in cid order: a reply's cid is later (relative to the retire pointer)
+//     than the previous reply's while that one is still in the window;
+//   * no Pass/Fail reply for a cid outside the window.
+// Bounded: the word buffer and the LWH live in RAM, whose unreachable contents defeat
+// induction. Tracking restarts when the retire pointer passes f_cid (the id is reused).
+`include "htm_assert.svh"
+
+module htm_commit_unit_ftop #(
+  parameter int unsigned AddrW            = 2,
+  parameter int unsigned DataW            = 1,
+  parameter int unsigned CidW             = 5,
+  parameter int unsigned SrcW             = 1,
+  parameter int unsigned RingSize         = 2,
+  parameter int unsigned BufWords         = 2,
+  parameter int unsigned ValTags          = 1,
+  parameter int unsigned LwhSets          = 1,
+  parameter int unsigned LwhWays          = 1,
+  parameter int unsigned LwhBfHashes      = 1,
+  parameter int unsigned LwhBfSlots       = 1,
+  parameter int unsigned LwhScrubInterval = 2,
+  localparam int unsigned TagW            = htm_pkg::idx_width(ValTags)
+) (
+  input logic             clk_i,
+  input logic             rst_ni,
+  input logic             in_valid_i,
+  input logic [2:0]       in_type_i,
+  input logic [CidW-1:0]  in_cid_i,
+  input logic [SrcW-1:0]  in_src_i,
+  input logic [AddrW-1:0] in_addr_i,
+  input logic [DataW-1:0] in_data_i,
+  input logic             vr_req_ready_i,
+  input logic             vr_rsp_valid_i,
+  input logic [TagW-1:0]  vr_rsp_tag_i,
+  input logic [DataW-1:0] vr_rsp_data_i,
+  input logic             cw_req_ready_i,
+  input logic             cw_ack_valid_i
+);
+  logic             in_ready, arep_valid, arep_pass, rep_valid, vr_req_valid, cw_req_valid;
+  logic             rct_inc_valid, rct_inc_write, rct_dec_valid, rct_dec_write, busy, err;
+  logic [CidW-1:0]  arep_cid, rep_cid, ptr_retire, ptr_commit, ptr_pass, ptr_fcd;
+  logic [SrcW-1:0]  arep_src, rep_src;
+  logic [2:0]       rep_type;
+  logic [AddrW-1:0] vr_req_addr, cw_req_addr, rct_inc_addr, rct_dec_addr;
+  logic [TagW-1:0]  vr_req_tag;
+  logic [DataW-1:0] cw_req_data;
+
+  htm_commit_unit #(
+    .AddrW(AddrW), .DataW(DataW), .CidW(CidW), .SrcW(SrcW), .RingSize(RingSize),
+    .BufWords(BufWords), .ValTags(ValTags), .LwhSets(LwhSets), .LwhWays(LwhWays),
+    .LwhBfHashes(LwhBfHashes), .LwhBfSlots(LwhBfSlots), .LwhScrubInterval(LwhScrubInterval)
+  ) u_dut (
+    .clk_i, .rst_ni, .in_valid_i, .in_ready_o(in_ready), .in_type_i, .in_cid_i, .in_src_i,
+    .in_addr_i, .in_data_i, .arep_valid_o(arep_valid), .arep_pass_o(arep_pass),
+    .arep_cid_o(arep_cid), .arep_src_o(arep_src), .rep_valid_o(rep_valid),
+    .rep_type_o(rep_type), .rep_cid_o(rep_cid), .rep_src_o(rep_src),
+    .vr_req_valid_o(vr_req_valid), .vr_req_ready_i, .vr_req_addr_o(vr_req_addr),
+    .vr_req_tag_o(vr_req_tag), .vr_rsp_valid_i, .vr_rsp_tag_i, .vr_rsp_data_i,
+    .cw_req_valid_o(cw_req_valid), .cw_req_ready_i, .cw_req_addr_o(cw_req_addr),
+    .cw_req_data_o(cw_req_data), .cw_ack_valid_i, .rct_inc_valid_o(rct_inc_valid),
+    .rct_inc_addr_o(rct_inc_addr), .rct_inc_write_o(rct_inc_write),
+    .rct_dec_valid_o(rct_dec_valid), .rct_dec_addr_o(rct_dec_addr),
+    .rct_dec_write_o(rct_dec_write), .ptr_retire_o(ptr_retire), .ptr_commit_o(ptr_commit),
+    .ptr_pass_o(ptr_pass), .ptr_fcd_o(ptr_fcd), .busy_o(busy), .err_o(err)
+  );
+
+  `HTM_FORMAL_START_IN_RESET
+
+  localparam logic [2:0] RepPass       = 3'(htm_pkg::CuRepPass);
+  localparam logic [2:0] RepFail       = 3'(htm_pkg::CuRepFail);
+  localparam logic [2:0] RepDoneCommit = 3'(htm_pkg::CuRepDoneCommit);
+  localparam logic [2:0] MsgPass       = 3'(htm_pkg::CuMsgPass);
+
+  (* anyconst *) logic [CidW-1:0] f_cid;
+  logic            f_rep_pass_q, f_core_pass_q, f_wrote_q, f_any_rep_q, f_retired;
+  logic [CidW-1:0] f_last_rep_q, f_last_dist, f_rep_dist, f_prev_retire_q;
+
+  // f_cid has retired when the retire pointer has just moved off it.
+  assign f_retired  = f_prev_retire_q == f_cid && ptr_retire != f_cid;
+  assign f_last_dist = f_last_rep_q - ptr_retire;
+  assign f_rep_dist = rep_cid - ptr_retire;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_rep_pass_q  <= 1'b0;
+      f_core_pass_q <= 1'b0;
+      f_wrote_q     <= 1'b0;
+      f_any_rep_q   <= 1'b0;
+      f_last_rep_q  <= '0;
+      f_prev_retire_q <= '0;
+    end else begin
+      f_prev_retire_q <= ptr_retire;
+      if (rep_valid && rep_type == RepPass && rep_cid == f_cid) begin
+        f_rep_pass_q <= 1'b1;
+      end
+      if (f_rep_pass_q && in_valid_i && in_ready && in_type_i == MsgPass && in_cid_i == f_cid) begin
+        f_core_pass_q <= 1'b1;
+      end
+      if (cw_req_valid && cw_req_ready_i && ptr_commit == f_cid) begin
+        f_wrote_q <= 1'b1;
+      end
+      if (f_retired) begin
+        f_rep_pass_q  <= 1'b0;
+        f_core_pass_q <= 1'b0;
+        f_wrote_q     <= 1'b0;
+      end
+      if (rep_valid && rep_type != RepDoneCommit) begin
+        f_any_rep_q  <= 1'b1;
+        f_last_rep_q <= rep_cid;
+      end
+    end
+  end
+
+  always_comb begin
+    if (rst_ni && f_past_valid_q) begin
+      // No commit write without the unit's Pass followed by the core's Pass.
+      if (cw_req_valid && ptr_commit == f_cid) begin
+        assert (f_rep_pass_q && f_core_pass_q);
+      end
+      // DoneCommit only after the core's Pass and a commit write.
+      if (rep_valid && rep_type == RepDoneCommit && rep_cid == f_cid) begin
+        assert (f_core_pass_q && f_wrote_q);
+      end
+      // Pass/Fail replies in cid order, inside the window.
+      if (rep_valid && (rep_type == RepPass || rep_type == RepFail)) begin
+        assert (64'(f_rep_dist) < 64'(RingSize));
+        // Later than the previous reply while that one is still in the window.
+        if (f_any_rep_q && 64'(f_last_dist) < 64'(RingSize)) begin
+          assert (f_rep_dist > f_last_dist);
+        end
+      end
+      cover (cw_req_valid && cw_req_ready_i);             // a commit write
+      cover (rep_valid && rep_type == RepDoneCommit);     // a DoneCommit
+      cover (rep_valid && rep_type == RepFail);           // a Fail reply
+    end
+  end
+
+endmodule
