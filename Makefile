@@ -4,8 +4,9 @@
 #   make run      set up, build, and run htmsim (the lockstep regression of every block)
 #   make test     set up, build, and run the test suite (ctest, everything except long flows)
 #   make regress  long lockstep runs (40 times the make-test length, then 8 seeds x 1M cycles
-#                 of every RTL model) and the netlists of the LONG_NETLIST configurations, in
-#                 a build tree of its own ($(BUILD)-long)
+#                 of every RTL model), the netlists of the LONG_NETLIST configurations and the
+#                 commit-unit correctness harness (8 seeds x 2.3M transactions), in a build
+#                 tree of its own ($(BUILD)-long)
 #   make formal   every proof, the long ones too
 #   make fpga     ECP5 synthesis and place and route of every block and configuration, then
 #                 the figures table
@@ -39,6 +40,15 @@ regress:
 	  -j$(JOBS) -L '^(lockstep|netlist)$$'
 	for seed in 1 2 3 4 5 6 7 8; do \
 	  $(BUILD)-long/sim/htmsim --cycles 1000000 --seed $$seed || exit 1; done
+	for seed in 1 2 3 4 5 6 7 8; do \
+	  $(BUILD)-long/sim/htm_cu_system --config small --units 2 --cores 4 \
+	    --transactions 1000000 --seed $$seed || exit 1; \
+	  $(BUILD)-long/sim/htm_cu_system --config small --units 3 --cores 4 --max-reads 12 \
+	    --max-writes 8 --pool 40 --transactions 300000 --seed $$seed || exit 1; \
+	  $(BUILD)-long/sim/htm_cu_system --config one --units 2 --cores 2 --max-reads 2 \
+	    --max-writes 2 --pool 4 --transactions 500000 --seed $$seed || exit 1; \
+	  $(BUILD)-long/sim/htm_cu_system --config default --units 4 --cores 32 --pool 64 \
+	    --transactions 500000 --seed $$seed || exit 1; done
 
 formal: build
 	$(CTEST) -L '^formal'
