@@ -91,6 +91,11 @@ class System {
                " cycles (deadlock?): " + std::to_string(checker_.replayed()) + " of " +
                std::to_string(started_) + " transactions decided";
     }
+    for (const auto& [key, n] : rct_) {
+      if (error_.empty() && n != 0) {
+        error_ = "RCT events do not balance after draining (count " + std::to_string(n) + ")";
+      }
+    }
     if (error_.empty() && !checker_.CheckFinal(mem_)) {
       error_ = "serialisation check: " + checker_.error();
     }
@@ -108,6 +113,9 @@ class System {
   uint64_t Mem(uint64_t a) const {
     const auto it = mem_.find(a);
     return it == mem_.end() ? 0 : it->second;
+  }
+  static uint64_t RctKey(int u, uint64_t addr, uint64_t write) {
+    return (addr << 8) | (write << 7) | static_cast<uint64_t>(u);
   }
   int UnitOf(uint64_t a) const { return static_cast<int>(a % static_cast<uint64_t>(o_.units)); }
   uint64_t Addr() {
@@ -350,6 +358,16 @@ class System {
         const uint64_t last = cw.empty() ? 0 : cw.back().due;
         cw.push_back(MemReq{out.cw_req_addr, out.cw_req_data, 0, std::max(now_ + Latency(), last)});
       }
+      // RCT events: every stored word is counted once up and once down, never below zero.
+      if (out.rct_inc_valid) {
+        ++rct_[RctKey(u, out.rct_inc_addr, out.rct_inc_write)];
+      }
+      if (out.rct_dec_valid) {
+        int64_t& n = rct_[RctKey(u, out.rct_dec_addr, out.rct_dec_write)];
+        if (--n < 0) {
+          Fail("unit " + std::to_string(u) + " RCT decrement without an increment");
+        }
+      }
       if (out.arep_valid) {
         Reply(u, out.arep_src, out.arep_cid, out.arep_pass ? -1 : -2);
       }
@@ -414,6 +432,7 @@ class System {
   std::vector<bool> busy_;
   std::vector<uint64_t> pool_;
   std::unordered_map<uint64_t, uint64_t> mem_;
+  std::unordered_map<uint64_t, int64_t> rct_;  // (unit, address, write) -> count
   SerialChecker checker_{0};
   uint64_t fresh_ = 0, next_cid_ = 0, started_ = 0, now_ = 0;
   uint64_t committed_ = 0, aborted_ = 0;

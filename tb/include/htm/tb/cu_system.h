@@ -11,8 +11,9 @@
 //
 // Every decided transaction goes to a SerialChecker; at the end the system drains and the
 // checker compares the replayed memory with the memory the units wrote. A run fails on a
-// serialisation violation, an unexpected reply, a protocol error flagged by a unit, or when the
-// system does not drain (deadlock).
+// serialisation violation, an unexpected reply, a protocol error flagged by a unit, RCT events
+// that do not balance (a decrement without an increment, or counts left after draining), or
+// when the system does not drain (deadlock).
 #pragma once
 
 #include <cstdint>
