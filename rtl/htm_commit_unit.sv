@@ -234,10 +234,12 @@ module htm_commit_unit #(
   // Retire pointer (its DoneCommit reply has priority on the reply port)
   // -----------------------------------------------------------------------------------------------
   logic            r_start, r_consume, r_finish, r_rep, r_kind_d, r_try_finish, r_need_ack;
-  logic [CntW-1:0] r_wcount_use;
+  logic [CntW-1:0] r_wc;      // the finishing entry's commit writes
+  logic [CidW-1:0] r_nxt;
+  logic [IdxW-1:0] r_nidx;
 
-  assign r_wcount_use = (r_state_q == RetDone) ? r_wcount_q : '0;
-  assign r_need_ack   = rep_pass_q[r_idx] && out_pass_q[r_idx] && r_wcount_use != '0;
+  assign r_nxt  = ptr_r_q + CidW'(1);
+  assign r_nidx = IdxW'(r_nxt);
 
   always_comb begin
     r_start      = 1'b0;
@@ -246,6 +248,7 @@ module htm_commit_unit #(
     r_raddr      = '0;
     r_kind_d     = r_kind_q;
     r_try_finish = 1'b0;
+    r_wc         = '0;
     r_state_d    = r_state_q;
     unique case (r_state_q)
       RetIdle: begin
@@ -271,15 +274,30 @@ module htm_commit_unit #(
           r_kind_d = 1'b1;
           r_raddr  = wr_head_q[r_idx];
         end else begin
-          r_state_d = RetDone;
+          // The last word: finish in this cycle when no acknowledgement is missing.
+          r_try_finish = 1'b1;
+          r_wc         = r_wcount_q + CntW'(r_kind_q);
+          r_state_d    = RetDone;
         end
       end
-      default: r_try_finish = 1'b1;
+      default: begin
+        r_try_finish = 1'b1;
+        r_wc         = r_wcount_q;
+      end
     endcase
-    r_finish = r_try_finish && (!r_need_ack || ack_pool_q >= r_wcount_use);
-    r_rep    = r_try_finish && r_need_ack && ack_pool_q >= r_wcount_use;
+    r_need_ack = rep_pass_q[r_idx] && out_pass_q[r_idx] && r_wc != '0;
+    r_finish   = r_try_finish && (!r_need_ack || ack_pool_q >= r_wc);
+    r_rep      = r_finish && r_need_ack;
     if (r_finish) begin
       r_state_d = RetIdle;
+      // Start the next entry's walk in the same cycle when it is already eligible.
+      if (r_nxt != ptr_c_q && (rd_has_q[r_nidx] || wr_has_q[r_nidx])) begin
+        r_start   = 1'b1;
+        r_rd_en   = 1'b1;
+        r_kind_d  = !rd_has_q[r_nidx];
+        r_raddr   = rd_has_q[r_nidx] ? rd_head_q[r_nidx] : wr_head_q[r_nidx];
+        r_state_d = RetWalk;
+      end
     end
   end
 
@@ -814,7 +832,7 @@ module htm_commit_unit #(
         ptr_c_q <= c_nxt;
       end
       cw_out_q   <= cw_out_q + CntW'(c_fire) - CntW'(ack_ok);
-      ack_pool_q <= ack_pool_q + CntW'(ack_ok) - (r_rep ? r_wcount_q : '0);
+      ack_pool_q <= ack_pool_q + CntW'(ack_ok) - (r_rep ? r_wc : '0);
       // retire
       if (r_rd_en) begin
         r_slot_q <= r_raddr;
@@ -828,7 +846,7 @@ module htm_commit_unit #(
         r_kind_q <= r_kind_d;
       end
       if (r_finish) begin
-        ptr_r_q <= ptr_r_q + CidW'(1);
+        ptr_r_q <= r_nxt;
       end
       r_state_q <= r_state_d;
     end

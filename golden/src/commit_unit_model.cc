@@ -132,11 +132,10 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
 
   // ---- Retire pointer (first: its DoneCommit reply has priority on the reply port).
   const Entry& er = ent_[Idx(ptr_r_)];
-  const bool r_elig = ptr_r_ != ptr_c_;
   bool r_try_finish = false;
   c.r_next = r_state_;
   if (r_state_ == RetireState::kIdle) {
-    if (r_elig) {
+    if (ptr_r_ != ptr_c_) {
       if (er.rd_has || er.wr_has) {
         c.r_start = true;
         c.r_rd_en = true;
@@ -158,22 +157,30 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
       c.r_kind = 1;
       c.r_raddr = er.wr_head;
     } else {
+      r_try_finish = true;  // the last word: finish in this cycle when no ack is missing
+      c.r_wcount = r_wcount_ + (rw_.kind == 1 ? 1 : 0);
       c.r_next = RetireState::kDone;
     }
   } else {
     r_try_finish = true;
+    c.r_wcount = r_wcount_;
   }
   if (r_try_finish) {
-    const int wcount = r_state_ == RetireState::kDone ? r_wcount_ : 0;
-    const bool need_ack = er.rep_pass && er.out_pass && wcount > 0;
-    if (!need_ack) {
-      c.r_finish = true;
-    } else if (ack_pool_ >= wcount) {
-      c.r_finish = true;
-      c.r_rep = true;
-    }
-    if (c.r_finish) {
-      c.r_next = RetireState::kIdle;
+    const bool need_ack = er.rep_pass && er.out_pass && c.r_wcount > 0;
+    c.r_finish = !need_ack || ack_pool_ >= c.r_wcount;
+    c.r_rep = need_ack && c.r_finish;
+  }
+  if (c.r_finish) {
+    c.r_next = RetireState::kIdle;
+    // Start the next entry's walk in the same cycle when it is already eligible.
+    const uint64_t nr = (ptr_r_ + 1) & Mask();
+    const Entry& en = ent_[Idx(nr)];
+    if (nr != ptr_c_ && (en.rd_has || en.wr_has)) {
+      c.r_start = true;
+      c.r_rd_en = true;
+      c.r_kind = en.rd_has ? 0 : 1;
+      c.r_raddr = en.rd_has ? en.rd_head : en.wr_head;
+      c.r_next = RetireState::kWalk;
     }
   }
   c.fl_push = c.r_consume;
@@ -593,16 +600,15 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
 
   // Retire pointer.
   if (c.r_start) {
-    r_wcount_ = 0;
-  }
-  if (c.r_consume && rw_.kind == 1) {
+    r_wcount_ = 0;  // also when the last word of the previous entry is consumed (chain)
+  } else if (c.r_consume && rw_.kind == 1) {
     ++r_wcount_;
   }
   if (c.r_start || c.r_consume) {
     rw_.kind = c.r_kind;
   }
   if (c.r_rep) {
-    ack_pool_ -= r_wcount_;
+    ack_pool_ -= c.r_wcount;
   }
   if (c.r_finish) {
     ent_[Idx(ptr_r_)] = Entry{};

@@ -119,7 +119,7 @@ class CommitUnitModel {
     int c_raddr = 0;
     // retire
     bool r_start = false, r_consume = false, r_rd_en = false, r_finish = false, r_rep = false;
-    int r_kind = 0, r_raddr = 0;
+    int r_kind = 0, r_raddr = 0, r_wcount = 0;  // r_wcount: the finishing entry's writes
     RetireState r_next = RetireState::kIdle;
     // free list
     bool fl_pop = false, fl_push = false, fl_issue = false;
