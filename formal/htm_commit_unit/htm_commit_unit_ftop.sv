@@ -9,7 +9,10 @@
 //   * DoneCommit for f_cid only after such a Pass and at least one commit write of f_cid;
 //   * Pass/Fail replies in cid order: a reply's cid is later (relative to the retire pointer)
 //     than the previous reply's while that one is still in the window;
-//   * no Pass/Fail reply for a cid outside the window.
+//   * no Pass/Fail reply for a cid outside the window;
+//   * f_cid gets at most one Pass/Fail reply and at most one DoneCommit per use of the id.
+// (The LWH's own property, never a last writer older than the true one, is proved on htm_lwh:
+// formal/htm_lwh/htm_lwh_ftop.sv.)
 // Bounded: the word buffer and the LWH live in RAM, whose unreachable contents defeat
 // induction. Tracking restarts when the retire pointer passes f_cid (the id is reused).
 `include "htm_assert.svh"
@@ -81,6 +84,7 @@ module htm_commit_unit_ftop #(
 
   (* anyconst *) logic [CidW-1:0] f_cid;
   logic            f_rep_pass_q, f_core_pass_q, f_wrote_q, f_any_rep_q, f_retired;
+  logic            f_replied_q, f_done_q;
   logic [CidW-1:0] f_last_rep_q, f_last_dist, f_rep_dist, f_prev_retire_q;
 
   // f_cid has retired when the retire pointer has just moved off it.
@@ -94,6 +98,8 @@ module htm_commit_unit_ftop #(
       f_core_pass_q <= 1'b0;
       f_wrote_q     <= 1'b0;
       f_any_rep_q   <= 1'b0;
+      f_replied_q   <= 1'b0;
+      f_done_q      <= 1'b0;
       f_last_rep_q  <= '0;
       f_prev_retire_q <= '0;
     end else begin
@@ -107,7 +113,16 @@ module htm_commit_unit_ftop #(
       if (cw_req_valid && cw_req_ready_i && ptr_commit == f_cid) begin
         f_wrote_q <= 1'b1;
       end
+      if (rep_valid && rep_cid == f_cid) begin
+        if (rep_type == RepDoneCommit) begin
+          f_done_q <= 1'b1;
+        end else begin
+          f_replied_q <= 1'b1;
+        end
+      end
       if (f_retired) begin
+        f_replied_q   <= 1'b0;
+        f_done_q      <= 1'b0;
         f_rep_pass_q  <= 1'b0;
         f_core_pass_q <= 1'b0;
         f_wrote_q     <= 1'b0;
@@ -124,6 +139,10 @@ module htm_commit_unit_ftop #(
       // No commit write without the unit's Pass followed by the core's Pass.
       if (cw_req_valid && ptr_commit == f_cid) begin
         assert (f_rep_pass_q && f_core_pass_q);
+      end
+      // One Pass/Fail and one DoneCommit per use of the id.
+      if (rep_valid && rep_cid == f_cid) begin
+        assert (rep_type == RepDoneCommit ? !f_done_q : !f_replied_q);
       end
       // DoneCommit only after the core's Pass and a commit write.
       if (rep_valid && rep_type == RepDoneCommit && rep_cid == f_cid) begin
