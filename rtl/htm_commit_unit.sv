@@ -128,9 +128,6 @@ module htm_commit_unit #(
   logic [RingSize-1:0] conflict_q, rep_pass_q, out_pass_q, out_fail_q;
   logic [RingSize-1:0] started_d, filled_d, skip_d, fail_cap_d, fail_val_d, rd_has_d, wr_has_d;
   logic [RingSize-1:0] conflict_d, rep_pass_d, out_pass_d, out_fail_d;
-  logic [CidW-1:0]     raf_q [RingSize];       // retire pointer at the first message
-  logic [CidW-1:0]     conf_cid_q [RingSize];  // youngest conflicting writer
-  logic [SrcW-1:0]     src_q [RingSize];
   logic [SlotW-1:0]    rd_head_q [RingSize];
   logic [SlotW-1:0]    wr_head_q [RingSize];
   // Pointers.
@@ -148,7 +145,10 @@ module htm_commit_unit #(
   // Hazard lookup in flight.
   logic                lk_valid_q;
   logic [IdxW-1:0]     lk_idx_q;
-  logic [CidW-1:0]     lk_own_q, lk_raf_q;
+  logic [CidW-1:0]     lk_own_q, lk_raf;
+  // Entry fields read from block RAM for the pointers' entries.
+  logic [CidW-1:0]     p_conf;                 // youngest conflicting writer of the pass entry
+  logic [SrcW-1:0]     p_src, r_src;           // reply routes of the pass and retire entries
   // Free list: fresh slots, then a RAM FIFO with a two-word output buffer.
   logic [CntW-1:0]     fresh_q;
   logic [SlotW-1:0]    fl_w_q, fl_r_q;
@@ -359,7 +359,7 @@ module htm_commit_unit #(
   logic [CidW-1:0] conf_dist;
 
   assign p_elig    = ptr_p_q != ptr_f_q && !(lk_valid_q && lk_idx_q == p_idx);
-  assign conf_dist = conf_cid_q[p_idx] - ptr_r_q;
+  assign conf_dist = p_conf - ptr_r_q;
 
   always_comb begin
     p_adv            = 1'b0;
@@ -568,9 +568,9 @@ module htm_commit_unit #(
   logic            lk_conflict, lk_younger;
   logic [CidW-1:0] lk_d_found, lk_d_own, lk_d_old;
 
-  assign lk_d_found  = lwh_res_cid - lk_raf_q;
-  assign lk_d_own    = lk_own_q - lk_raf_q;
-  assign lk_d_old    = conf_cid_q[lk_idx_q] - lk_raf_q;
+  assign lk_d_found  = lwh_res_cid - lk_raf;
+  assign lk_d_own    = lk_own_q - lk_raf;
+  assign lk_d_old    = conf_run_q - lk_raf;
   assign lk_conflict = lk_valid_q && lwh_res_valid && lwh_res_found && lk_d_found < lk_d_own;
   assign lk_younger  = !conflict_q[lk_idx_q] || lk_d_old < lk_d_found;
 
@@ -693,18 +693,60 @@ module htm_commit_unit #(
     end
   end
 
-  // Entry fields: no reset, written only where their flags are set.
+  // -----------------------------------------------------------------------------------------------
+  // Entry fields in block RAM (no reset; read only where their flags are set)
+  // -----------------------------------------------------------------------------------------------
+  // raf: the retire pointer at the entry's first message, read with each hazard lookup so that
+  // the RAM output is the lookup's raf when its result arrives.
+  logic raf_we, raf_unused_valid;
+  assign raf_we = accept && legal && !started_q[in_idx] && (is_word || in_type_i == MsgDoneFill);
+  htm_ram_1r1w #(.Width(CidW), .Depth(RingSize)) u_raf (
+    .clk_i, .rst_ni, .wr_en_i(raf_we), .wr_addr_i(in_idx), .wr_data_i(ptr_r_q),
+    .rd_en_i(f_lookup), .rd_addr_i(f_idx), .rd_valid_o(raf_unused_valid), .rd_data_o(lk_raf));
+
+  // src: written at DoneFill; two copies read ahead for the pass and retire pointers (address =
+  // the pointer's value in the next cycle). DoneFill precedes any reply by two cycles or more.
+  logic            src_we, src_p_unused_valid, src_r_unused_valid;
+  logic [IdxW-1:0] p_idx_next, r_idx_next;
+  assign src_we     = accept && legal && in_type_i == MsgDoneFill;
+  assign p_idx_next = p_adv ? IdxW'(ptr_p_q + CidW'(1)) : p_idx;
+  assign r_idx_next = r_finish ? r_nidx : r_idx;
+  htm_ram_1r1w #(.Width(SrcW), .Depth(RingSize)) u_src_p (
+    .clk_i, .rst_ni, .wr_en_i(src_we), .wr_addr_i(in_idx), .wr_data_i(in_src_i),
+    .rd_en_i(1'b1), .rd_addr_i(p_idx_next), .rd_valid_o(src_p_unused_valid), .rd_data_o(p_src));
+  htm_ram_1r1w #(.Width(SrcW), .Depth(RingSize)) u_src_r (
+    .clk_i, .rst_ni, .wr_en_i(src_we), .wr_addr_i(in_idx), .wr_data_i(in_src_i),
+    .rd_en_i(1'b1), .rd_addr_i(r_idx_next), .rd_valid_o(src_r_unused_valid), .rd_data_o(r_src));
+
+  // conf_cid: the youngest conflicting writer. The lookup results of one entry arrive back to
+  // back, so the running value is kept in conf_run_q and written through; the pass pointer
+  // reads ahead, bypassing last cycle's write.
+  logic            conf_we, conf_wr_q, conf_unused_valid;
+  logic [IdxW-1:0] conf_wr_idx_q;
+  logic [CidW-1:0] conf_run_q, conf_rdata;
+  assign conf_we = lk_conflict && lk_younger;
+  htm_ram_1r1w #(.Width(CidW), .Depth(RingSize)) u_conf (
+    .clk_i, .rst_ni, .wr_en_i(conf_we), .wr_addr_i(lk_idx_q), .wr_data_i(lwh_res_cid),
+    .rd_en_i(1'b1), .rd_addr_i(p_idx_next), .rd_valid_o(conf_unused_valid),
+    .rd_data_o(conf_rdata));
+  assign p_conf = (conf_wr_q && conf_wr_idx_q == p_idx) ? conf_run_q : conf_rdata;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      conf_wr_q     <= 1'b0;
+      conf_wr_idx_q <= '0;
+      conf_run_q    <= '0;
+    end else begin
+      conf_wr_q <= conf_we;
+      if (conf_we) begin
+        conf_wr_idx_q <= lk_idx_q;
+        conf_run_q    <= lwh_res_cid;
+      end
+    end
+  end
+
+  // List heads: read-modify-written by the intake, in flip-flops (LUT RAM on ECP5).
   always_ff @(posedge clk_i) begin
-    if (lk_conflict && lk_younger) begin
-      conf_cid_q[lk_idx_q] <= lwh_res_cid;
-    end
-    if (accept && legal && !started_q[in_idx] &&
-        (is_word || in_type_i == MsgDoneFill)) begin
-      raf_q[in_idx] <= ptr_r_q;
-    end
-    if (accept && legal && in_type_i == MsgDoneFill) begin
-      src_q[in_idx] <= in_src_i;
-    end
     if (store && in_type_i == MsgWriteSet) begin
       wr_head_q[in_idx] <= slot;
     end
@@ -733,7 +775,6 @@ module htm_commit_unit #(
       lk_valid_q    <= 1'b0;
       lk_idx_q      <= '0;
       lk_own_q      <= '0;
-      lk_raf_q      <= '0;
       tag_valid_q   <= '0;
       fresh_q       <= '0;
       fl_w_q        <= '0;
@@ -756,7 +797,6 @@ module htm_commit_unit #(
       if (f_lookup) begin
         lk_idx_q <= f_idx;
         lk_own_q <= ptr_f_q;
-        lk_raf_q <= raf_q[f_idx];
       end
       if (f_start || f_consume) begin
         f_kind_q <= f_kind_d;
@@ -873,11 +913,11 @@ module htm_commit_unit #(
     if (r_rep) begin
       rep_type_o = 3'(htm_pkg::CuRepDoneCommit);
       rep_cid_o  = ptr_r_q;
-      rep_src_o  = src_q[r_idx];
+      rep_src_o  = r_src;
     end else begin
       rep_type_o = p_rep_pass ? 3'(htm_pkg::CuRepPass) : 3'(htm_pkg::CuRepFail);
       rep_cid_o  = ptr_p_q;
-      rep_src_o  = src_q[p_idx];
+      rep_src_o  = p_src;
     end
   end
 
@@ -905,6 +945,7 @@ module htm_commit_unit #(
 
   logic unused_sig;
   assign unused_sig = ^{buf_unused_valid, f_unused_data, r_unused_data, lwh_res_hit,
-                        lwh_ev_valid, lwh_ev_addr, lwh_ev_cid, fl_unused_valid};
+                        lwh_ev_valid, lwh_ev_addr, lwh_ev_cid, fl_unused_valid, raf_unused_valid,
+                        src_p_unused_valid, src_r_unused_valid, conf_unused_valid};
 
 endmodule
