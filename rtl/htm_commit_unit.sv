@@ -124,12 +124,15 @@ module htm_commit_unit #(
   // State
   // -----------------------------------------------------------------------------------------------
   // Ring entries: flags (reset) and fields (valid while their flag says so).
-  logic [RingSize-1:0] started_q, filled_q, skip_q, fail_cap_q, fail_val_q, rd_has_q, wr_has_q;
+  logic [RingSize-1:0] started_q, filled_q, skip_q, fail_q, rd_has_q, wr_has_q;
   logic [RingSize-1:0] conflict_q, rep_pass_q, out_pass_q, out_fail_q;
-  logic [RingSize-1:0] started_d, filled_d, skip_d, fail_cap_d, fail_val_d, rd_has_d, wr_has_d;
+  logic [RingSize-1:0] started_d, filled_d, skip_d, fail_d, rd_has_d, wr_has_d;
   logic [RingSize-1:0] conflict_d, rep_pass_d, out_pass_d, out_fail_d;
-  logic [SlotW-1:0]    rd_head_q [RingSize];
+  logic [SlotW-1:0]    rd_head_q [RingSize];  // the intake's copy of the list heads
   logic [SlotW-1:0]    wr_head_q [RingSize];
+  // List heads of the walkers' entries (current and next), from block-RAM copies read ahead.
+  logic [SlotW-1:0]    r_rdh, r_wrh, rn_rdh, rn_wrh, c_wrh, cn_wrh, p_rdh;
+  logic [SlotW-1:0]    f_rdh, f_wrh, fn_rdh, fn_wrh;
   // Pointers.
   logic [CidW-1:0]     ptr_r_q, ptr_c_q, ptr_p_q, ptr_f_q;
   logic [IdxW-1:0]     r_idx, c_idx, p_idx, f_idx, in_idx;
@@ -257,7 +260,7 @@ module htm_commit_unit #(
             r_start   = 1'b1;
             r_rd_en   = 1'b1;
             r_kind_d  = !rd_has_q[r_idx];
-            r_raddr   = rd_has_q[r_idx] ? rd_head_q[r_idx] : wr_head_q[r_idx];
+            r_raddr   = rd_has_q[r_idx] ? r_rdh : r_wrh;
             r_state_d = RetWalk;
           end else begin
             r_try_finish = 1'b1;
@@ -272,7 +275,7 @@ module htm_commit_unit #(
         end else if (!r_kind_q && wr_has_q[r_idx]) begin
           r_rd_en  = 1'b1;
           r_kind_d = 1'b1;
-          r_raddr  = wr_head_q[r_idx];
+          r_raddr  = r_wrh;
         end else begin
           // The last word: finish in this cycle when no acknowledgement is missing.
           r_try_finish = 1'b1;
@@ -295,7 +298,7 @@ module htm_commit_unit #(
         r_start   = 1'b1;
         r_rd_en   = 1'b1;
         r_kind_d  = !rd_has_q[r_nidx];
-        r_raddr   = rd_has_q[r_nidx] ? rd_head_q[r_nidx] : wr_head_q[r_nidx];
+        r_raddr   = rd_has_q[r_nidx] ? rn_rdh : rn_wrh;
         r_state_d = RetWalk;
       end
     end
@@ -326,7 +329,7 @@ module htm_commit_unit #(
         c_adv = out_pass_q[c_idx];
       end else if (!c_rdy_q) begin
         c_rd_en = 1'b1;
-        c_raddr = wr_head_q[c_idx];
+        c_raddr = c_wrh;
       end else if (out_pass_q[c_idx]) begin
         c_valid = 1'b1;
         c_fire  = cw_req_ready_i;
@@ -344,7 +347,7 @@ module htm_commit_unit #(
     if (c_adv && c_nxt != ptr_p_q && !skip_q[c_nidx] && rep_pass_q[c_nidx] &&
         !out_fail_q[c_nidx] && wr_has_q[c_nidx]) begin
       c_rd_en = 1'b1;
-      c_raddr = wr_head_q[c_nidx];
+      c_raddr = cn_wrh;
     end
   end
 
@@ -372,7 +375,7 @@ module htm_commit_unit #(
         p_adv = 1'b1;
       end else if (p_pending) begin
         // wait for the validations in flight
-      end else if (fail_cap_q[p_idx] || fail_val_q[p_idx]) begin
+      end else if (fail_q[p_idx]) begin
         if (!r_rep) begin
           p_rep = 1'b1;
           p_adv = 1'b1;
@@ -417,7 +420,7 @@ module htm_commit_unit #(
     endcase
   end
 
-  assign store_try = legal && is_word && !fail_cap_q[in_idx] && !fail_val_q[in_idx];
+  assign store_try = legal && is_word && !fail_q[in_idx];
   assign need_vr   = store_try && slot_avail && in_type_i == MsgReadSet;
 
   always_comb begin
@@ -440,7 +443,7 @@ module htm_commit_unit #(
 
   always_comb begin
     p_rd_en = p_start;
-    p_raddr = rd_head_q[p_idx];
+    p_raddr = p_rdh;
     p_end   = 1'b0;
     if (p_active_q && vr_fire) begin
       if (!p_last) begin
@@ -499,14 +502,14 @@ module htm_commit_unit #(
     f_kind_d  = f_kind_q;
     if (!f_active_q) begin
       if (64'(f_dist) < 64'(RingSize) && (filled_q[f_idx] || skip_q[f_idx])) begin
-        if (skip_q[f_idx] || fail_cap_q[f_idx] || fail_val_q[f_idx] ||
+        if (skip_q[f_idx] || fail_q[f_idx] ||
             (!rd_has_q[f_idx] && !wr_has_q[f_idx])) begin
           f_adv = 1'b1;
         end else begin
           f_start  = 1'b1;
           f_rd_en  = 1'b1;
           f_kind_d = !rd_has_q[f_idx];
-          f_raddr  = rd_has_q[f_idx] ? rd_head_q[f_idx] : wr_head_q[f_idx];
+          f_raddr  = rd_has_q[f_idx] ? f_rdh : f_wrh;
         end
       end
     end else begin
@@ -519,17 +522,17 @@ module htm_commit_unit #(
         end else if (!f_kind_q && wr_has_q[f_idx]) begin
           f_rd_en  = 1'b1;
           f_kind_d = 1'b1;
-          f_raddr  = wr_head_q[f_idx];
+          f_raddr  = f_wrh;
         end else begin
           f_adv = 1'b1;
           // Chain: start the next entry's walk in the same cycle when it is ready.
           if (64'(f_ndist) < 64'(RingSize) && filled_q[f_nidx] && !skip_q[f_nidx] &&
-              !fail_cap_q[f_nidx] && !fail_val_q[f_nidx] &&
+              !fail_q[f_nidx] &&
               (rd_has_q[f_nidx] || wr_has_q[f_nidx])) begin
             f_start  = 1'b1;
             f_rd_en  = 1'b1;
             f_kind_d = !rd_has_q[f_nidx];
-            f_raddr  = rd_has_q[f_nidx] ? rd_head_q[f_nidx] : wr_head_q[f_nidx];
+            f_raddr  = rd_has_q[f_nidx] ? fn_rdh : fn_wrh;
           end
         end
       end
@@ -607,8 +610,7 @@ module htm_commit_unit #(
     started_d  = started_q;
     filled_d   = filled_q;
     skip_d     = skip_q;
-    fail_cap_d = fail_cap_q;
-    fail_val_d = fail_val_q;
+    fail_d     = fail_q;
     rd_has_d   = rd_has_q;
     wr_has_d   = wr_has_q;
     conflict_d = conflict_q;
@@ -619,7 +621,7 @@ module htm_commit_unit #(
       conflict_d[lk_idx_q] = 1'b1;
     end
     if (rsp_ok && vr_rsp_data_i != tag_val_q[vr_rsp_tag_i]) begin
-      fail_val_d[tag_idx_q[vr_rsp_tag_i]] = 1'b1;
+      fail_d[tag_idx_q[vr_rsp_tag_i]] = 1'b1;  // value mismatch
     end
     if (accept && legal) begin
       unique case (in_type_i)
@@ -635,7 +637,7 @@ module htm_commit_unit #(
       endcase
     end
     if (cap_fail) begin
-      fail_cap_d[in_idx] = 1'b1;
+      fail_d[in_idx] = 1'b1;  // word buffer full
     end
     if (store) begin
       if (in_type_i == MsgWriteSet) begin
@@ -654,8 +656,7 @@ module htm_commit_unit #(
       started_d[r_idx]  = 1'b0;
       filled_d[r_idx]   = 1'b0;
       skip_d[r_idx]     = 1'b0;
-      fail_cap_d[r_idx] = 1'b0;
-      fail_val_d[r_idx] = 1'b0;
+      fail_d[r_idx]     = 1'b0;
       rd_has_d[r_idx]   = 1'b0;
       wr_has_d[r_idx]   = 1'b0;
       conflict_d[r_idx] = 1'b0;
@@ -670,8 +671,7 @@ module htm_commit_unit #(
       started_q  <= '0;
       filled_q   <= '0;
       skip_q     <= '0;
-      fail_cap_q <= '0;
-      fail_val_q <= '0;
+      fail_q     <= '0;
       rd_has_q   <= '0;
       wr_has_q   <= '0;
       conflict_q <= '0;
@@ -682,8 +682,7 @@ module htm_commit_unit #(
       started_q  <= started_d;
       filled_q   <= filled_d;
       skip_q     <= skip_d;
-      fail_cap_q <= fail_cap_d;
-      fail_val_q <= fail_val_d;
+      fail_q     <= fail_d;
       rd_has_q   <= rd_has_d;
       wr_has_q   <= wr_has_d;
       conflict_q <= conflict_d;
@@ -745,15 +744,74 @@ module htm_commit_unit #(
     end
   end
 
-  // List heads: read-modify-written by the intake, in flip-flops (LUT RAM on ECP5).
+  // List heads. The intake read-modify-writes them at in_idx within a cycle: its copy is in
+  // flip-flops without reset (LUT RAM on ECP5). Every walker reads the heads of its pointer's
+  // entry and of the next one from block-RAM copies written together with the intake's copy.
+  // Each copy is read ahead (address = that index's value in the next cycle), so the walkers see
+  // exactly the intake copy's contents (see below for why no write bypass is needed).
+  logic hd_rd_we, hd_wr_we;
+  assign hd_rd_we = store && in_type_i == MsgReadSet;
+  assign hd_wr_we = store && in_type_i == MsgWriteSet;
+
   always_ff @(posedge clk_i) begin
-    if (store && in_type_i == MsgWriteSet) begin
+    if (hd_wr_we) begin
       wr_head_q[in_idx] <= slot;
     end
-    if (store && in_type_i == MsgReadSet) begin
+    if (hd_rd_we) begin
       rd_head_q[in_idx] <= slot;
     end
   end
+
+  // Read copies: read-list heads at r, r+1, p, f, f+1; write-list heads at r, r+1, c, c+1, f,
+  // f+1. Each reads at the address its index will have in the next cycle. No bypass of the
+  // intake's write is needed: a head is written only while its entry is open (HeadOpen_A), the
+  // walkers read only heads of filled entries (f walks filled entries, p <= f, c <= p, r <= c),
+  // and an entry is filled by its DoneFill message, which takes an intake cycle of its own after
+  // the entry's last word. So a walker's first use of a head is at least two cycles after it was
+  // written, and the read issued one cycle before that use already sees it.
+  logic [IdxW-1:0]  c_idx_next, f_idx_next, r_nidx_next, c_nidx_next, f_nidx_next;
+  logic [10:0]      hd_unused_valid;
+
+  assign c_idx_next  = c_adv ? c_nidx : c_idx;
+  assign f_idx_next  = f_adv ? f_nidx : f_idx;
+  assign r_nidx_next = r_idx_next + IdxW'(1);
+  assign c_nidx_next = c_idx_next + IdxW'(1);
+  assign f_nidx_next = f_idx_next + IdxW'(1);
+
+  htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_rdh_r (
+    .clk_i, .rst_ni, .wr_en_i(hd_rd_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
+    .rd_addr_i(r_idx_next), .rd_valid_o(hd_unused_valid[0]), .rd_data_o(r_rdh));
+  htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_rdh_rn (
+    .clk_i, .rst_ni, .wr_en_i(hd_rd_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
+    .rd_addr_i(r_nidx_next), .rd_valid_o(hd_unused_valid[1]), .rd_data_o(rn_rdh));
+  htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_rdh_p (
+    .clk_i, .rst_ni, .wr_en_i(hd_rd_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
+    .rd_addr_i(p_idx_next), .rd_valid_o(hd_unused_valid[2]), .rd_data_o(p_rdh));
+  htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_rdh_f (
+    .clk_i, .rst_ni, .wr_en_i(hd_rd_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
+    .rd_addr_i(f_idx_next), .rd_valid_o(hd_unused_valid[3]), .rd_data_o(f_rdh));
+  htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_rdh_fn (
+    .clk_i, .rst_ni, .wr_en_i(hd_rd_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
+    .rd_addr_i(f_nidx_next), .rd_valid_o(hd_unused_valid[4]), .rd_data_o(fn_rdh));
+  htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_wrh_r (
+    .clk_i, .rst_ni, .wr_en_i(hd_wr_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
+    .rd_addr_i(r_idx_next), .rd_valid_o(hd_unused_valid[5]), .rd_data_o(r_wrh));
+  htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_wrh_rn (
+    .clk_i, .rst_ni, .wr_en_i(hd_wr_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
+    .rd_addr_i(r_nidx_next), .rd_valid_o(hd_unused_valid[6]), .rd_data_o(rn_wrh));
+  htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_wrh_c (
+    .clk_i, .rst_ni, .wr_en_i(hd_wr_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
+    .rd_addr_i(c_idx_next), .rd_valid_o(hd_unused_valid[7]), .rd_data_o(c_wrh));
+  htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_wrh_cn (
+    .clk_i, .rst_ni, .wr_en_i(hd_wr_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
+    .rd_addr_i(c_nidx_next), .rd_valid_o(hd_unused_valid[8]), .rd_data_o(cn_wrh));
+  htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_wrh_f (
+    .clk_i, .rst_ni, .wr_en_i(hd_wr_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
+    .rd_addr_i(f_idx_next), .rd_valid_o(hd_unused_valid[9]), .rd_data_o(f_wrh));
+  htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_wrh_fn (
+    .clk_i, .rst_ni, .wr_en_i(hd_wr_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
+    .rd_addr_i(f_nidx_next), .rd_valid_o(hd_unused_valid[10]), .rd_data_o(fn_wrh));
+
 
   // -----------------------------------------------------------------------------------------------
   // Pointers, walkers, tags, free list, counters
@@ -942,10 +1000,14 @@ module htm_commit_unit #(
   `HTM_ASSERT(FreeCount_A, 64'(fl_cnt_q) + 64'(ob_cnt_q) + 64'(fl_inflight_q) +
                            64'(BufWords) - 64'(fresh_q) <= 64'(BufWords))
   `HTM_ASSERT(RevalHasReads_A, `HTM_IMPLIES(p_start, rd_has_q[p_idx]))
+  // List heads are written only for open entries; the walkers' head reads rely on it.
+  `HTM_ASSERT(HeadOpen_A, `HTM_IMPLIES(hd_rd_we || hd_wr_we,
+                                       !filled_q[in_idx] && !skip_q[in_idx]))
 
   logic unused_sig;
   assign unused_sig = ^{buf_unused_valid, f_unused_data, r_unused_data, lwh_res_hit,
                         lwh_ev_valid, lwh_ev_addr, lwh_ev_cid, fl_unused_valid, raf_unused_valid,
-                        src_p_unused_valid, src_r_unused_valid, conf_unused_valid};
+                        src_p_unused_valid, src_r_unused_valid, conf_unused_valid,
+                        hd_unused_valid};
 
 endmodule

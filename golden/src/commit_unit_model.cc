@@ -231,7 +231,7 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
         c.p_adv = true;
       } else if (Pending(pidx)) {
         // wait for the validations in flight
-      } else if (ep.fail_cap || ep.fail_val) {
+      } else if (ep.fail) {
         if (!c.r_rep) {
           c.p_rep = true;
           c.p_adv = true;
@@ -278,7 +278,7 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
       break;
   }
   const bool is_word = c.type == kReadSet || c.type == kWriteSet;
-  const bool store_try = c.legal && is_word && !ei.fail_cap && !ei.fail_val;
+  const bool store_try = c.legal && is_word && !ei.fail;
   c.need_vr = store_try && SlotAvail() && c.type == kReadSet;
   if (pw_.active) {
     c.vr_from_reval = true;
@@ -315,7 +315,7 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
   c.lwh_in.now = ptr_f_;
   if (!fw_.active) {
     if (Dist(ptr_f_, ptr_r_) < uint64_t(p_.ring_size) && (ef.filled || ef.skip)) {
-      if (ef.skip || ef.fail_cap || ef.fail_val || (!ef.rd_has && !ef.wr_has)) {
+      if (ef.skip || ef.fail || (!ef.rd_has && !ef.wr_has)) {
         c.f_adv = true;
       } else {
         c.f_start = true;
@@ -345,8 +345,8 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
         // Chain: start the next entry's walk in the same cycle when it is ready.
         const uint64_t nf = (ptr_f_ + 1) & Mask();
         const Entry& en = ent_[Idx(nf)];
-        if (Dist(nf, ptr_r_) < uint64_t(p_.ring_size) && en.filled && !en.skip && !en.fail_cap &&
-            !en.fail_val && (en.rd_has || en.wr_has)) {
+        if (Dist(nf, ptr_r_) < uint64_t(p_.ring_size) && en.filled && !en.skip && !en.fail &&
+            (en.rd_has || en.wr_has)) {
           c.f_start = true;
           c.f_rd_en = true;
           c.f_kind = en.rd_has ? 0 : 1;
@@ -477,7 +477,7 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
     Tag& t = tags_[in.vr_rsp_tag];
     if ((in.vr_rsp_data & dmask) != t.value) {
       ++stats_.val_fails;
-      ent_[t.idx].fail_val = true;
+      ent_[t.idx].fail = true;  // value mismatch
     }
     t.valid = false;
   }
@@ -523,7 +523,7 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
         break;
     }
     if (c.cap_fail) {
-      e.fail_cap = true;
+      e.fail = true;  // word buffer full
     }
     if (c.store) {
       const bool wr = c.type == kWriteSet;

@@ -74,7 +74,7 @@ class CommitUnitModel {
     uint64_t addr = 0, data = 0;
   };
   struct Entry {  // per ring entry (flip-flops in the RTL)
-    bool started = false, filled = false, skip = false, fail_cap = false, fail_val = false;
+    bool started = false, filled = false, skip = false, fail = false;
     bool rd_has = false, wr_has = false, conflict = false, rep_pass = false;
     bool out_pass = false, out_fail = false;
     uint64_t raf = 0, conf_cid = 0, src = 0;
