@@ -42,8 +42,14 @@ function(htm_block NAME)
 endfunction()
 
 function(htm_config BLOCK NAME)
-  cmake_parse_arguments(A "LONG;LONG_NETLIST;LONG_SYNTH;NO_NETLIST" "NETLIST_CYCLES;CYCLES" ""
-                        ${ARGN})
+  cmake_parse_arguments(A "LONG;LONG_NETLIST;LONG_SYNTH;NO_NETLIST" "NETLIST_CYCLES;CYCLES;ROUTER"
+                        "" ${ARGN})
+  if(NOT DEFINED A_ROUTER)
+    set(A_ROUTER router1)
+  elseif(NOT A_ROUTER MATCHES "^router[12]$")
+    message(FATAL_ERROR "htm_config(${BLOCK} ${NAME}): ROUTER must be router1 or router2, "
+                        "not '${A_ROUTER}'")
+  endif()
   if(A_LONG)
     set(A_LONG_NETLIST ON)
     set(A_LONG_SYNTH ON)
@@ -111,6 +117,7 @@ function(htm_config BLOCK NAME)
   set(HTM_CFG_${BLOCK}_${NAME}_LONG_NETLIST ${A_LONG_NETLIST} CACHE INTERNAL "")
   set(HTM_CFG_${BLOCK}_${NAME}_NO_NETLIST ${A_NO_NETLIST} CACHE INTERNAL "")
   set(HTM_CFG_${BLOCK}_${NAME}_LONG_SYNTH ${A_LONG_SYNTH} CACHE INTERNAL "")
+  set(HTM_CFG_${BLOCK}_${NAME}_ROUTER ${A_ROUTER} CACHE INTERNAL "")
 endfunction()
 
 # Capitalises a configuration name for a C++ constant: default -> kDefault.
@@ -242,7 +249,8 @@ function(htm_finalize_blocks)
       list(APPEND anchors "htm_reg_${block}__${cfg}")
       # Per-configuration CTests.
       htm_add_lint_verilator(${block} ${cfg})
-      htm_add_synth_test(${block} ${cfg} "${HTM_CFG_${block}_${cfg}_LONG_SYNTH}")
+      htm_add_synth_test(${block} ${cfg} "${HTM_CFG_${block}_${cfg}_LONG_SYNTH}"
+                         ${HTM_CFG_${block}_${cfg}_ROUTER})
     endforeach()
   endforeach()
   # The registry, filled explicitly (no static-initialisation order to depend on).

@@ -20,8 +20,9 @@ function(htm_add_lint_verilator BLOCK CFG)
   set_tests_properties(lint.verilator.${BLOCK}.${CFG} PROPERTIES LABELS lint)
 endfunction()
 
-# LONG configurations get the label synth_long (make fpga) instead of synth (make test).
-function(htm_add_synth_test BLOCK CFG LONG)
+# LONG configurations get the label synth_long (make fpga) instead of synth (make test), and
+# four hours for place and route. ROUTER: nextpnr's router (router1 or router2).
+function(htm_add_synth_test BLOCK CFG LONG ROUTER)
   set(label synth)
   if(LONG)
     set(label synth_long)
@@ -40,13 +41,18 @@ function(htm_add_synth_test BLOCK CFG LONG)
             --yosys ${HTM_YOSYS} --nextpnr ${HTM_NEXTPNR_ECP5}
             --top ${BLOCK} --config ${CFG} --params "${HTM_CFG_${BLOCK}_${CFG}_Y}"
             --files "${HTM_RTL_FILES_REL}" --includes "${HTM_YOSYS_INCLUDES}"
-            --work ${CMAKE_BINARY_DIR}/fpga --report ${HTM_REPORT_DIR}/fpga
+            --work ${CMAKE_BINARY_DIR}/fpga --report ${HTM_REPORT_DIR}/fpga --router ${ROUTER}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set(fpga_label fpga_long)
   if(BLOCK STREQUAL "htm_sig" AND CFG STREQUAL "default")
     set(fpga_label fpga)  # the short version of the flow that make test runs
   endif()
-  set_tests_properties(fpga.ecp5.${BLOCK}.${CFG} PROPERTIES LABELS ${fpga_label} TIMEOUT 3600)
+  set(fpga_timeout 3600)
+  if(LONG)
+    set(fpga_timeout 14400)
+  endif()
+  set_tests_properties(fpga.ecp5.${BLOCK}.${CFG} PROPERTIES LABELS ${fpga_label}
+                       TIMEOUT ${fpga_timeout})
 endfunction()
 
 function(htm_add_lint_tests)

@@ -72,6 +72,8 @@ def main():
     ap.add_argument('--synth-only', action='store_true')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--freq', type=float, default=100.0, help='target MHz (not enforced)')
+    ap.add_argument('--router', choices=('router1', 'router2'), default='router1',
+                    help="nextpnr's router (router2 converges far sooner on congested designs)")
     a = ap.parse_args()
 
     name = f'{a.top}__{a.config}'
@@ -131,13 +133,15 @@ def main():
         pnr_report = os.path.join(work, f'{name}.pnr.json')
         t_pnr = run([a.nextpnr, '--85k', '--speed', '8', '--package', 'CABGA381',
                      '--json', json_net, '--out-of-context', '--freq', str(a.freq),
-                     '--timing-allow-fail', '--seed', str(a.seed), '--report', pnr_report],
+                     '--timing-allow-fail', '--seed', str(a.seed), '--router', a.router,
+                     '--report', pnr_report],
                     os.path.join(work, f'{name}.pnr.log'))
         with open(pnr_report) as f:
             pnr = json.load(f)
         fmax = pnr.get('fmax', {})
         report['fmax_mhz'] = round(min(v['achieved'] for v in fmax.values()), 1) if fmax else None
         report['pnr_seed'] = a.seed
+        report['pnr_router'] = a.router
         report['pnr_seconds'] = round(t_pnr, 1)
         util = pnr.get('utilization', {})
         report['pnr_comb_cells_wrapped'] = util.get('TRELLIS_COMB', {}).get('used')
