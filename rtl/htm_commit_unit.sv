@@ -105,6 +105,27 @@ module htm_commit_unit #(
   localparam int unsigned SlotW = htm_pkg::idx_width(BufWords);
   localparam int unsigned WordW = 1 + SlotW + AddrW + DataW;  // {last, next, addr, data}
   localparam int unsigned CntW  = $clog2(BufWords + 1);
+  localparam int unsigned OpenW = $clog2(RingSize + 1);
+
+  // The entry word: the flags that only the intake sets.
+  localparam int unsigned EwW       = 8;
+  localparam int unsigned EwStarted = 0;  // a word or DoneFill arrived
+  localparam int unsigned EwFilled  = 1;  // DoneFill arrived
+  localparam int unsigned EwSkip    = 2;  // Skip arrived
+  localparam int unsigned EwCapFail = 3;  // a word found the buffer full
+  localparam int unsigned EwRdHas   = 4;  // a read-set word is stored
+  localparam int unsigned EwWrHas   = 5;  // a write-set word is stored
+  localparam int unsigned EwOutPass = 6;  // the core's Pass arrived
+  localparam int unsigned EwOutFail = 7;  // the core's Fail arrived
+  // Readers of the block-RAM copies of the entry words (one copy each).
+  localparam int unsigned EwRdR     = 0;  // retire pointer's entry
+  localparam int unsigned EwRdRn    = 1;  // the next one
+  localparam int unsigned EwRdC     = 2;  // commit
+  localparam int unsigned EwRdCn    = 3;
+  localparam int unsigned EwRdP     = 4;  // pass
+  localparam int unsigned EwRdF     = 5;  // hazard detection
+  localparam int unsigned EwRdFn    = 6;
+  localparam int unsigned EwRd      = 7;
 
   localparam logic [2:0] MsgAlloc    = 3'(htm_pkg::CuMsgAlloc);
   localparam logic [2:0] MsgReadSet  = 3'(htm_pkg::CuMsgReadSet);
@@ -123,11 +144,10 @@ module htm_commit_unit #(
   // -----------------------------------------------------------------------------------------------
   // State
   // -----------------------------------------------------------------------------------------------
-  // Ring entries: flags (reset) and fields (valid while their flag says so).
-  logic [RingSize-1:0] started_q, filled_q, skip_q, fail_q, rd_has_q, wr_has_q;
-  logic [RingSize-1:0] conflict_q, rep_pass_q, out_pass_q, out_fail_q;
-  logic [RingSize-1:0] started_d, filled_d, skip_d, fail_d, rd_has_d, wr_has_d;
-  logic [RingSize-1:0] conflict_d, rep_pass_d, out_pass_d, out_fail_d;
+  // Ring entries (see "Per-entry state" below): lap stamps and validation failures in
+  // flip-flops, the intake's entry word and the list heads in RAM.
+  logic [RingSize-1:0] stamp_q, vfail_q, vfail_d;
+  logic [EwW-1:0]      ew_q [RingSize];       // the intake's copy of the entry words
   logic [SlotW-1:0]    rd_head_q [RingSize];  // the intake's copy of the list heads
   logic [SlotW-1:0]    wr_head_q [RingSize];
   // List heads of the walkers' entries (current and next), from block-RAM copies read ahead.
@@ -145,8 +165,8 @@ module htm_commit_unit #(
   logic [SlotW-1:0]    r_slot_q;
   ret_state_e          r_state_q, r_state_d;
   logic [CntW-1:0]     r_wcount_q;
-  // Hazard lookup in flight.
-  logic                lk_valid_q;
+  // Hazard lookup in flight (lk_first_q: the first of its entry's walk).
+  logic                lk_valid_q, lk_first_q, f_looked_q;
   logic [IdxW-1:0]     lk_idx_q;
   logic [CidW-1:0]     lk_own_q, lk_raf;
   // Entry fields read from block RAM for the pointers' entries.
@@ -171,6 +191,16 @@ module htm_commit_unit #(
   assign p_idx  = IdxW'(ptr_p_q);
   assign f_idx  = IdxW'(ptr_f_q);
   assign in_idx = IdxW'(in_cid_i);
+
+  // The pointers' next values.
+  logic [CidW-1:0] r_nxt, c_nxt, f_nxt;
+  logic [IdxW-1:0] r_nidx, c_nidx, f_nidx;
+  assign r_nxt  = ptr_r_q + CidW'(1);
+  assign c_nxt  = ptr_c_q + CidW'(1);
+  assign f_nxt  = ptr_f_q + CidW'(1);
+  assign r_nidx = IdxW'(r_nxt);
+  assign c_nidx = IdxW'(c_nxt);
+  assign f_nidx = IdxW'(f_nxt);
 
   // -----------------------------------------------------------------------------------------------
   // Word buffer: one RAM copy per walker, written together by the intake
@@ -208,6 +238,102 @@ module htm_commit_unit #(
   assign {r_last, r_next, r_addr, r_unused_data} = r_word;
 
   // -----------------------------------------------------------------------------------------------
+  // Per-entry state
+  // -----------------------------------------------------------------------------------------------
+  // The entry word holds the flags that only the intake sets. Every legal message but Alloc
+  // writes its entry's word whole (read-modify-write at in_idx), and every cid reaches the unit
+  // (a word, DoneFill or Skip) before the retire pointer can pass it, so each entry's word is
+  // rewritten in every lap of the ring. stamp_q[i] holds bit IdxW (the lap's parity) of the cid
+  // that last wrote entry i: the word belongs to cid c iff stamp_q[c mod RingSize] == c[IdxW].
+  // The retire pointer's clear is therefore implicit (the entry's next cid has the other parity);
+  // reset sets the stamps to 1 (cids 0 .. RingSize-1 have parity 0) and leaves the RAM alone.
+  //
+  // The intake reads its copy (LUT RAM) at in_idx. The walkers read block-RAM copies ahead
+  // (address = their index in the next cycle) and bypass the intake's write of the last cycle,
+  // so each copy's output is the intake copy's contents at that index. The retire, commit and
+  // pass pointers read only entries behind the hazard pointer, which were written in this lap;
+  // the hazard pointer checks the stamp.
+  //
+  // Validation failures (vfail_q) are set by validation responses and cleared by the retire
+  // pointer: flip-flops. "This unit replied Pass" is not stored: behind the pass pointer it is
+  // !skip && !fail, and no message can change skip or fail of an entry that has been replied
+  // (words, DoneFill and Skip need an open entry, and the pass pointer waits for the entry's
+  // validations before it replies). The conflict flag is kept with conf_cid (below).
+  logic [EwRd*IdxW-1:0] ew_rd_addr;  // each copy's read address (its index in the next cycle)
+  logic [EwRd*IdxW-1:0] ew_rd_idx;   // the index each copy serves in this cycle
+  logic [EwRd*EwW-1:0]  ew_ram, ew_rd;
+  logic [EwRd-1:0]      ew_unused_valid;
+  logic                 ew_we, ew_we_q;
+  logic [EwW-1:0]       ew_wdata, ew_wdata_q;
+  logic [IdxW-1:0]      ew_widx_q;
+
+  for (genvar k = 0; k < EwRd; k++) begin : g_ew
+    htm_ram_1r1w #(.Width(EwW), .Depth(RingSize)) u_ew (
+      .clk_i, .rst_ni, .wr_en_i(ew_we), .wr_addr_i(in_idx), .wr_data_i(ew_wdata),
+      .rd_en_i(1'b1), .rd_addr_i(ew_rd_addr[k*IdxW +: IdxW]), .rd_valid_o(ew_unused_valid[k]),
+      .rd_data_o(ew_ram[k*EwW +: EwW]));
+    assign ew_rd[k*EwW +: EwW] = (ew_we_q && ew_widx_q == ew_rd_idx[k*IdxW +: IdxW])
+                               ? ew_wdata_q : ew_ram[k*EwW +: EwW];
+  end
+  assign ew_rd_idx = {f_nidx, f_idx, p_idx, c_nidx, c_idx, r_nidx, r_idx};
+
+  logic           in_own, f_own, fn_own;
+  logic [EwW-1:0] in_ew, r_ew, rn_ew, c_ew, cn_ew, p_ew, f_ew, fn_ew;
+  assign in_own = stamp_q[in_idx] == in_cid_i[IdxW];
+  assign f_own  = stamp_q[f_idx] == ptr_f_q[IdxW];
+  assign fn_own = stamp_q[f_nidx] == f_nxt[IdxW];
+  assign in_ew  = in_own ? ew_q[in_idx] : '0;
+  assign r_ew   = ew_rd[EwRdR*EwW +: EwW];
+  assign rn_ew  = ew_rd[EwRdRn*EwW +: EwW];
+  assign c_ew   = ew_rd[EwRdC*EwW +: EwW];
+  assign cn_ew  = ew_rd[EwRdCn*EwW +: EwW];
+  assign p_ew   = ew_rd[EwRdP*EwW +: EwW];
+  assign f_ew   = f_own ? ew_rd[EwRdF*EwW +: EwW] : '0;
+  assign fn_ew  = fn_own ? ew_rd[EwRdFn*EwW +: EwW] : '0;
+
+  // The flags each reader uses.
+  logic in_started, in_filled, in_skip, in_fail, in_rd_has, in_wr_has, in_out_pass, in_out_fail;
+  logic r_rd_has, r_wr_has, r_out_pass, rn_rd_has, rn_wr_has;
+  logic c_rep_pass, c_wr_has, c_out_pass, c_out_fail, cn_rep_pass, cn_wr_has, cn_out_fail;
+  logic p_skip, p_fail, p_rd_has;
+  logic f_filled, f_skip, f_fail, f_rd_has, f_wr_has;
+  logic fn_filled, fn_skip, fn_fail, fn_rd_has, fn_wr_has;
+
+  assign in_started  = in_ew[EwStarted];
+  assign in_filled   = in_ew[EwFilled];
+  assign in_skip     = in_ew[EwSkip];
+  assign in_fail     = in_ew[EwCapFail] || vfail_q[in_idx];
+  assign in_rd_has   = in_ew[EwRdHas];
+  assign in_wr_has   = in_ew[EwWrHas];
+  assign in_out_pass = in_ew[EwOutPass];
+  assign in_out_fail = in_ew[EwOutFail];
+  assign r_rd_has    = r_ew[EwRdHas];
+  assign r_wr_has    = r_ew[EwWrHas];
+  assign r_out_pass  = r_ew[EwOutPass];
+  assign rn_rd_has   = rn_ew[EwRdHas];
+  assign rn_wr_has   = rn_ew[EwWrHas];
+  assign c_rep_pass  = !c_ew[EwSkip] && !c_ew[EwCapFail] && !vfail_q[c_idx];
+  assign c_wr_has    = c_ew[EwWrHas];
+  assign c_out_pass  = c_ew[EwOutPass];
+  assign c_out_fail  = c_ew[EwOutFail];
+  assign cn_rep_pass = !cn_ew[EwSkip] && !cn_ew[EwCapFail] && !vfail_q[c_nidx];
+  assign cn_wr_has   = cn_ew[EwWrHas];
+  assign cn_out_fail = cn_ew[EwOutFail];
+  assign p_skip      = p_ew[EwSkip];
+  assign p_fail      = p_ew[EwCapFail] || vfail_q[p_idx];
+  assign p_rd_has    = p_ew[EwRdHas];
+  assign f_filled    = f_ew[EwFilled];
+  assign f_skip      = f_ew[EwSkip];
+  assign f_fail      = f_ew[EwCapFail] || vfail_q[f_idx];
+  assign f_rd_has    = f_ew[EwRdHas];
+  assign f_wr_has    = f_ew[EwWrHas];
+  assign fn_filled   = fn_ew[EwFilled];
+  assign fn_skip     = fn_ew[EwSkip];
+  assign fn_fail     = fn_ew[EwCapFail] || vfail_q[f_nidx];
+  assign fn_rd_has   = fn_ew[EwRdHas];
+  assign fn_wr_has   = fn_ew[EwWrHas];
+
+  // -----------------------------------------------------------------------------------------------
   // Validation tags: the lowest free one; pending validations of the pass pointer's entry
   // -----------------------------------------------------------------------------------------------
   logic            tag_free, p_pending;
@@ -238,11 +364,6 @@ module htm_commit_unit #(
   // -----------------------------------------------------------------------------------------------
   logic            r_start, r_consume, r_finish, r_rep, r_kind_d, r_try_finish, r_need_ack;
   logic [CntW-1:0] r_wc;      // the finishing entry's commit writes
-  logic [CidW-1:0] r_nxt;
-  logic [IdxW-1:0] r_nidx;
-
-  assign r_nxt  = ptr_r_q + CidW'(1);
-  assign r_nidx = IdxW'(r_nxt);
 
   always_comb begin
     r_start      = 1'b0;
@@ -256,11 +377,11 @@ module htm_commit_unit #(
     unique case (r_state_q)
       RetIdle: begin
         if (ptr_r_q != ptr_c_q) begin
-          if (rd_has_q[r_idx] || wr_has_q[r_idx]) begin
+          if (r_rd_has || r_wr_has) begin
             r_start   = 1'b1;
             r_rd_en   = 1'b1;
-            r_kind_d  = !rd_has_q[r_idx];
-            r_raddr   = rd_has_q[r_idx] ? r_rdh : r_wrh;
+            r_kind_d  = !r_rd_has;
+            r_raddr   = r_rd_has ? r_rdh : r_wrh;
             r_state_d = RetWalk;
           end else begin
             r_try_finish = 1'b1;
@@ -272,7 +393,7 @@ module htm_commit_unit #(
         if (!r_last) begin
           r_rd_en = 1'b1;
           r_raddr = r_next;
-        end else if (!r_kind_q && wr_has_q[r_idx]) begin
+        end else if (!r_kind_q && r_wr_has) begin
           r_rd_en  = 1'b1;
           r_kind_d = 1'b1;
           r_raddr  = r_wrh;
@@ -288,17 +409,18 @@ module htm_commit_unit #(
         r_wc         = r_wcount_q;
       end
     endcase
-    r_need_ack = rep_pass_q[r_idx] && out_pass_q[r_idx] && r_wc != '0;
+    // The core's Pass is legal only after this unit's Pass: out_pass implies rep_pass.
+    r_need_ack = r_out_pass && r_wc != '0;
     r_finish   = r_try_finish && (!r_need_ack || ack_pool_q >= r_wc);
     r_rep      = r_finish && r_need_ack;
     if (r_finish) begin
       r_state_d = RetIdle;
       // Start the next entry's walk in the same cycle when it is already eligible.
-      if (r_nxt != ptr_c_q && (rd_has_q[r_nidx] || wr_has_q[r_nidx])) begin
+      if (r_nxt != ptr_c_q && (rn_rd_has || rn_wr_has)) begin
         r_start   = 1'b1;
         r_rd_en   = 1'b1;
-        r_kind_d  = !rd_has_q[r_nidx];
-        r_raddr   = rd_has_q[r_nidx] ? rn_rdh : rn_wrh;
+        r_kind_d  = !rn_rd_has;
+        r_raddr   = rn_rd_has ? rn_rdh : rn_wrh;
         r_state_d = RetWalk;
       end
     end
@@ -310,11 +432,6 @@ module htm_commit_unit #(
   // c_rdy_q: the RAM copy's output holds the next write-set word of the entry at the pointer
   // (its head is fetched as soon as the entry is eligible, before the core's outcome arrives).
   logic            c_adv, c_valid, c_fire;
-  logic [CidW-1:0] c_nxt;
-  logic [IdxW-1:0] c_nidx;
-
-  assign c_nxt  = ptr_c_q + CidW'(1);
-  assign c_nidx = IdxW'(c_nxt);
 
   always_comb begin
     c_adv   = 1'b0;
@@ -323,14 +440,14 @@ module htm_commit_unit #(
     c_rd_en = 1'b0;
     c_raddr = '0;
     if (ptr_c_q != ptr_p_q) begin
-      if (skip_q[c_idx] || !rep_pass_q[c_idx] || out_fail_q[c_idx]) begin
+      if (!c_rep_pass || c_out_fail) begin
         c_adv = 1'b1;
-      end else if (!wr_has_q[c_idx]) begin
-        c_adv = out_pass_q[c_idx];
+      end else if (!c_wr_has) begin
+        c_adv = c_out_pass;
       end else if (!c_rdy_q) begin
         c_rd_en = 1'b1;
         c_raddr = c_wrh;
-      end else if (out_pass_q[c_idx]) begin
+      end else if (c_out_pass) begin
         c_valid = 1'b1;
         c_fire  = cw_req_ready_i;
         if (c_fire) begin
@@ -344,8 +461,7 @@ module htm_commit_unit #(
       end
     end
     // Fetch the next entry's head in the same cycle when it is already eligible.
-    if (c_adv && c_nxt != ptr_p_q && !skip_q[c_nidx] && rep_pass_q[c_nidx] &&
-        !out_fail_q[c_nidx] && wr_has_q[c_nidx]) begin
+    if (c_adv && c_nxt != ptr_p_q && cn_rep_pass && !cn_out_fail && cn_wr_has) begin
       c_rd_en = 1'b1;
       c_raddr = cn_wrh;
     end
@@ -359,7 +475,12 @@ module htm_commit_unit #(
   // Pass pointer
   // -----------------------------------------------------------------------------------------------
   logic            p_elig, p_adv, p_rep, p_rep_pass, p_start, p_end, p_clear_conflict;
+  logic            p_conflict, p_conf_flag, p_cleared_q;
   logic [CidW-1:0] conf_dist;
+
+  // The entry's conflict flag is valid for an entry with reads that were looked up (below); a
+  // cleared conflict (the writer retired, revalidation started) is remembered until p moves on.
+  assign p_conflict = p_conf_flag && p_rd_has && !p_cleared_q;
 
   assign p_elig    = ptr_p_q != ptr_f_q && !(lk_valid_q && lk_idx_q == p_idx);
   assign conf_dist = p_conf - ptr_r_q;
@@ -371,16 +492,16 @@ module htm_commit_unit #(
     p_start          = 1'b0;
     p_clear_conflict = 1'b0;
     if (!p_active_q && p_elig) begin
-      if (skip_q[p_idx]) begin
+      if (p_skip) begin
         p_adv = 1'b1;
       end else if (p_pending) begin
         // wait for the validations in flight
-      end else if (fail_q[p_idx]) begin
+      end else if (p_fail) begin
         if (!r_rep) begin
           p_rep = 1'b1;
           p_adv = 1'b1;
         end
-      end else if (conflict_q[p_idx]) begin
+      end else if (p_conflict) begin
         if (64'(conf_dist) >= 64'(RingSize)) begin  // the writer has retired
           p_clear_conflict = 1'b1;
           p_start          = 1'b1;
@@ -397,7 +518,7 @@ module htm_commit_unit #(
   // Intake and the validation request port (revalidation first)
   // -----------------------------------------------------------------------------------------------
   logic            in_win, in_open, legal, is_word, store_try, slot_avail, need_vr;
-  logic            vr_fire, accept, store, cap_fail, from_fifo;
+  logic            vr_fire, accept, store, cap_fail, from_fifo, in_rep_pass;
   logic [CidW-1:0] in_dist;
   logic [SlotW-1:0] slot;
   logic [IdxW-1:0] vr_idx;
@@ -405,7 +526,9 @@ module htm_commit_unit #(
 
   assign in_dist    = in_cid_i - ptr_r_q;
   assign in_win     = 64'(in_dist) < 64'(RingSize);
-  assign in_open    = in_win && !filled_q[in_idx] && !skip_q[in_idx];
+  assign in_open    = in_win && !in_filled && !in_skip;
+  // This unit replied Pass: the cid is behind the pass pointer and neither skipped nor failed.
+  assign in_rep_pass = 64'(in_dist) < 64'(CidW'(ptr_p_q - ptr_r_q)) && !in_skip && !in_fail;
   assign slot_avail = fresh_q < CntW'(BufWords) || ob_cnt_q != 2'd0;
   assign is_word    = in_type_i == MsgReadSet || in_type_i == MsgWriteSet;
 
@@ -413,14 +536,13 @@ module htm_commit_unit #(
     unique case (in_type_i)
       MsgAlloc:                           legal = 1'b1;
       MsgReadSet, MsgWriteSet, MsgDoneFill: legal = in_open;
-      MsgSkip:                            legal = in_open && !started_q[in_idx];
-      MsgPass, MsgFail:                   legal = in_win && rep_pass_q[in_idx] &&
-                                                  !out_pass_q[in_idx] && !out_fail_q[in_idx];
+      MsgSkip:                            legal = in_open && !in_started;
+      MsgPass, MsgFail:                   legal = in_rep_pass && !in_out_pass && !in_out_fail;
       default:                            legal = 1'b0;
     endcase
   end
 
-  assign store_try = legal && is_word && !fail_q[in_idx];
+  assign store_try = legal && is_word && !in_fail;
   assign need_vr   = store_try && slot_avail && in_type_i == MsgReadSet;
 
   always_comb begin
@@ -464,8 +586,8 @@ module htm_commit_unit #(
   assign buf_we    = store;
   assign buf_waddr = slot;
   assign buf_wdata = (in_type_i == MsgWriteSet)
-                   ? {!wr_has_q[in_idx], wr_head_q[in_idx], in_addr_i, in_data_i}
-                   : {!rd_has_q[in_idx], rd_head_q[in_idx], in_addr_i, in_data_i};
+                   ? {!in_wr_has, wr_head_q[in_idx], in_addr_i, in_data_i}
+                   : {!in_rd_has, rd_head_q[in_idx], in_addr_i, in_data_i};
 
   assign rct_inc_valid_o = store;
   assign rct_inc_addr_o  = in_addr_i;
@@ -484,13 +606,10 @@ module htm_commit_unit #(
   logic [CidW-1:0]  lwh_res_cid, lwh_ev_cid;
   logic [AddrW-1:0] lwh_ev_addr;
 
-  logic [CidW-1:0]  f_nxt, f_ndist;
-  logic [IdxW-1:0]  f_nidx;
+  logic [CidW-1:0]  f_ndist;
 
   assign f_dist  = ptr_f_q - ptr_r_q;
-  assign f_nxt   = ptr_f_q + CidW'(1);
   assign f_ndist = f_nxt - ptr_r_q;
-  assign f_nidx  = IdxW'(f_nxt);
 
   always_comb begin
     f_adv     = 1'b0;
@@ -501,15 +620,14 @@ module htm_commit_unit #(
     f_raddr   = '0;
     f_kind_d  = f_kind_q;
     if (!f_active_q) begin
-      if (64'(f_dist) < 64'(RingSize) && (filled_q[f_idx] || skip_q[f_idx])) begin
-        if (skip_q[f_idx] || fail_q[f_idx] ||
-            (!rd_has_q[f_idx] && !wr_has_q[f_idx])) begin
+      if (64'(f_dist) < 64'(RingSize) && (f_filled || f_skip)) begin
+        if (f_skip || f_fail || (!f_rd_has && !f_wr_has)) begin
           f_adv = 1'b1;
         end else begin
           f_start  = 1'b1;
           f_rd_en  = 1'b1;
-          f_kind_d = !rd_has_q[f_idx];
-          f_raddr  = rd_has_q[f_idx] ? f_rdh : f_wrh;
+          f_kind_d = !f_rd_has;
+          f_raddr  = f_rd_has ? f_rdh : f_wrh;
         end
       end
     end else begin
@@ -519,20 +637,19 @@ module htm_commit_unit #(
         if (!f_last) begin
           f_rd_en = 1'b1;
           f_raddr = f_next;
-        end else if (!f_kind_q && wr_has_q[f_idx]) begin
+        end else if (!f_kind_q && f_wr_has) begin
           f_rd_en  = 1'b1;
           f_kind_d = 1'b1;
           f_raddr  = f_wrh;
         end else begin
           f_adv = 1'b1;
           // Chain: start the next entry's walk in the same cycle when it is ready.
-          if (64'(f_ndist) < 64'(RingSize) && filled_q[f_nidx] && !skip_q[f_nidx] &&
-              !fail_q[f_nidx] &&
-              (rd_has_q[f_nidx] || wr_has_q[f_nidx])) begin
+          if (64'(f_ndist) < 64'(RingSize) && fn_filled && !fn_skip && !fn_fail &&
+              (fn_rd_has || fn_wr_has)) begin
             f_start  = 1'b1;
             f_rd_en  = 1'b1;
-            f_kind_d = !rd_has_q[f_nidx];
-            f_raddr  = rd_has_q[f_nidx] ? fn_rdh : fn_wrh;
+            f_kind_d = !fn_rd_has;
+            f_raddr  = fn_rd_has ? fn_rdh : fn_wrh;
           end
         end
       end
@@ -567,15 +684,20 @@ module htm_commit_unit #(
     .evict_cid_o  (lwh_ev_cid)
   );
 
-  // A lookup result flags the entry when its last writer is at or after retire-at-fill.
-  logic            lk_conflict, lk_younger;
-  logic [CidW-1:0] lk_d_found, lk_d_own, lk_d_old;
+  // A lookup result flags the entry when its last writer is at or after retire-at-fill. The
+  // entry's conflict flag and youngest conflicting writer so far are kept in cf_flag_q and
+  // cf_cid_q (restarted with the first result of each walk) and written through to u_conf.
+  logic            lk_conflict, lk_younger, cf_base, cf_flag_d, cf_flag_q;
+  logic [CidW-1:0] lk_d_found, lk_d_own, lk_d_old, cf_cid_d, cf_cid_q;
 
+  assign cf_base     = cf_flag_q && !lk_first_q;
   assign lk_d_found  = lwh_res_cid - lk_raf;
   assign lk_d_own    = lk_own_q - lk_raf;
-  assign lk_d_old    = conf_run_q - lk_raf;
+  assign lk_d_old    = cf_cid_q - lk_raf;
   assign lk_conflict = lk_valid_q && lwh_res_valid && lwh_res_found && lk_d_found < lk_d_own;
-  assign lk_younger  = !conflict_q[lk_idx_q] || lk_d_old < lk_d_found;
+  assign lk_younger  = !cf_base || lk_d_old < lk_d_found;
+  assign cf_flag_d   = cf_base || lk_conflict;
+  assign cf_cid_d    = (lk_conflict && lk_younger) ? lwh_res_cid : cf_cid_q;
 
   // -----------------------------------------------------------------------------------------------
   // Free list: keep the two-word output buffer of the RAM FIFO full
@@ -604,91 +726,75 @@ module htm_commit_unit #(
   assign rsp_err = vr_rsp_valid_i && !rsp_ok;
 
   // -----------------------------------------------------------------------------------------------
-  // Ring entry updates (in this order: hazard result, validation response, intake, pass, retire)
+  // Per-entry state updates
   // -----------------------------------------------------------------------------------------------
+  // The intake's entry word: the message's flags on top of the entry's word in this lap.
+  assign ew_we = accept && legal && in_type_i != MsgAlloc;
+
   always_comb begin
-    started_d  = started_q;
-    filled_d   = filled_q;
-    skip_d     = skip_q;
-    fail_d     = fail_q;
-    rd_has_d   = rd_has_q;
-    wr_has_d   = wr_has_q;
-    conflict_d = conflict_q;
-    rep_pass_d = rep_pass_q;
-    out_pass_d = out_pass_q;
-    out_fail_d = out_fail_q;
-    if (lk_conflict) begin
-      conflict_d[lk_idx_q] = 1'b1;
-    end
-    if (rsp_ok && vr_rsp_data_i != tag_val_q[vr_rsp_tag_i]) begin
-      fail_d[tag_idx_q[vr_rsp_tag_i]] = 1'b1;  // value mismatch
-    end
-    if (accept && legal) begin
-      unique case (in_type_i)
-        MsgReadSet, MsgWriteSet: started_d[in_idx] = 1'b1;
-        MsgDoneFill: begin
-          started_d[in_idx] = 1'b1;
-          filled_d[in_idx]  = 1'b1;
-        end
-        MsgSkip: skip_d[in_idx] = 1'b1;
-        MsgPass: out_pass_d[in_idx] = 1'b1;
-        MsgFail: out_fail_d[in_idx] = 1'b1;
-        default: ;
-      endcase
-    end
+    ew_wdata = in_ew;
+    unique case (in_type_i)
+      MsgReadSet, MsgWriteSet: ew_wdata[EwStarted] = 1'b1;
+      MsgDoneFill: begin
+        ew_wdata[EwStarted] = 1'b1;
+        ew_wdata[EwFilled]  = 1'b1;
+      end
+      MsgSkip: ew_wdata[EwSkip] = 1'b1;
+      MsgPass: ew_wdata[EwOutPass] = 1'b1;
+      MsgFail: ew_wdata[EwOutFail] = 1'b1;
+      default: ;
+    endcase
     if (cap_fail) begin
-      fail_d[in_idx] = 1'b1;  // word buffer full
+      ew_wdata[EwCapFail] = 1'b1;  // word buffer full
     end
     if (store) begin
       if (in_type_i == MsgWriteSet) begin
-        wr_has_d[in_idx] = 1'b1;
+        ew_wdata[EwWrHas] = 1'b1;
       end else begin
-        rd_has_d[in_idx] = 1'b1;
+        ew_wdata[EwRdHas] = 1'b1;
       end
-    end
-    if (p_clear_conflict) begin
-      conflict_d[p_idx] = 1'b0;
-    end
-    if (p_rep_pass) begin
-      rep_pass_d[p_idx] = 1'b1;
-    end
-    if (r_finish) begin
-      started_d[r_idx]  = 1'b0;
-      filled_d[r_idx]   = 1'b0;
-      skip_d[r_idx]     = 1'b0;
-      fail_d[r_idx]     = 1'b0;
-      rd_has_d[r_idx]   = 1'b0;
-      wr_has_d[r_idx]   = 1'b0;
-      conflict_d[r_idx] = 1'b0;
-      rep_pass_d[r_idx] = 1'b0;
-      out_pass_d[r_idx] = 1'b0;
-      out_fail_d[r_idx] = 1'b0;
     end
   end
 
+  always_ff @(posedge clk_i) begin
+    if (ew_we) begin
+      ew_q[in_idx] <= ew_wdata;
+    end
+  end
+
+  // Validation failures: set by a mismatching response, cleared by the retire pointer.
+  always_comb begin
+    vfail_d = vfail_q;
+    if (rsp_ok && vr_rsp_data_i != tag_val_q[vr_rsp_tag_i]) begin
+      vfail_d[tag_idx_q[vr_rsp_tag_i]] = 1'b1;
+    end
+    if (r_finish) begin
+      vfail_d[r_idx] = 1'b0;
+    end
+  end
+
+  // Open entries (written in this lap and not retired), for busy_o.
+  logic [OpenW-1:0] open_q;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      started_q  <= '0;
-      filled_q   <= '0;
-      skip_q     <= '0;
-      fail_q     <= '0;
-      rd_has_q   <= '0;
-      wr_has_q   <= '0;
-      conflict_q <= '0;
-      rep_pass_q <= '0;
-      out_pass_q <= '0;
-      out_fail_q <= '0;
+      stamp_q    <= '1;
+      vfail_q    <= '0;
+      ew_we_q    <= 1'b0;
+      ew_widx_q  <= '0;
+      ew_wdata_q <= '0;
+      open_q     <= '0;
     end else begin
-      started_q  <= started_d;
-      filled_q   <= filled_d;
-      skip_q     <= skip_d;
-      fail_q     <= fail_d;
-      rd_has_q   <= rd_has_d;
-      wr_has_q   <= wr_has_d;
-      conflict_q <= conflict_d;
-      rep_pass_q <= rep_pass_d;
-      out_pass_q <= out_pass_d;
-      out_fail_q <= out_fail_d;
+      if (ew_we) begin
+        stamp_q[in_idx] <= in_cid_i[IdxW];
+      end
+      vfail_q <= vfail_d;
+      ew_we_q <= ew_we;
+      if (ew_we) begin
+        ew_widx_q  <= in_idx;
+        ew_wdata_q <= ew_wdata;
+      end
+      open_q <= open_q + OpenW'(ew_we && !in_own) - OpenW'(r_finish);
     end
   end
 
@@ -698,7 +804,7 @@ module htm_commit_unit #(
   // raf: the retire pointer at the entry's first message, read with each hazard lookup so that
   // the RAM output is the lookup's raf when its result arrives.
   logic raf_we, raf_unused_valid;
-  assign raf_we = accept && legal && !started_q[in_idx] && (is_word || in_type_i == MsgDoneFill);
+  assign raf_we = accept && legal && !in_started && (is_word || in_type_i == MsgDoneFill);
   htm_ram_1r1w #(.Width(CidW), .Depth(RingSize)) u_raf (
     .clk_i, .rst_ni, .wr_en_i(raf_we), .wr_addr_i(in_idx), .wr_data_i(ptr_r_q),
     .rd_en_i(f_lookup), .rd_addr_i(f_idx), .rd_valid_o(raf_unused_valid), .rd_data_o(lk_raf));
@@ -717,29 +823,33 @@ module htm_commit_unit #(
     .clk_i, .rst_ni, .wr_en_i(src_we), .wr_addr_i(in_idx), .wr_data_i(in_src_i),
     .rd_en_i(1'b1), .rd_addr_i(r_idx_next), .rd_valid_o(src_r_unused_valid), .rd_data_o(r_src));
 
-  // conf_cid: the youngest conflicting writer. The lookup results of one entry arrive back to
-  // back, so the running value is kept in conf_run_q and written through; the pass pointer
-  // reads ahead, bypassing last cycle's write.
-  logic            conf_we, conf_wr_q, conf_unused_valid;
+  // conflict and conf_cid: whether a read of the entry found an older unretired writer, and the
+  // youngest such writer. Every lookup result writes the entry's running value, so the value of
+  // an entry whose reads were looked up belongs to this lap; the pass pointer consults it only
+  // for such entries (with reads, and not failed, hence walked). The pass pointer reads ahead,
+  // bypassing last cycle's write.
+  logic            conf_wr_q, conf_unused_valid, p_conf_ram_flag;
   logic [IdxW-1:0] conf_wr_idx_q;
-  logic [CidW-1:0] conf_run_q, conf_rdata;
-  assign conf_we = lk_conflict && lk_younger;
-  htm_ram_1r1w #(.Width(CidW), .Depth(RingSize)) u_conf (
-    .clk_i, .rst_ni, .wr_en_i(conf_we), .wr_addr_i(lk_idx_q), .wr_data_i(lwh_res_cid),
-    .rd_en_i(1'b1), .rd_addr_i(p_idx_next), .rd_valid_o(conf_unused_valid),
-    .rd_data_o(conf_rdata));
-  assign p_conf = (conf_wr_q && conf_wr_idx_q == p_idx) ? conf_run_q : conf_rdata;
+  logic [CidW-1:0] p_conf_ram;
+  htm_ram_1r1w #(.Width(CidW + 1), .Depth(RingSize)) u_conf (
+    .clk_i, .rst_ni, .wr_en_i(lk_valid_q), .wr_addr_i(lk_idx_q),
+    .wr_data_i({cf_flag_d, cf_cid_d}), .rd_en_i(1'b1), .rd_addr_i(p_idx_next),
+    .rd_valid_o(conf_unused_valid), .rd_data_o({p_conf_ram_flag, p_conf_ram}));
+  assign {p_conf_flag, p_conf} = (conf_wr_q && conf_wr_idx_q == p_idx)
+                               ? {cf_flag_q, cf_cid_q} : {p_conf_ram_flag, p_conf_ram};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       conf_wr_q     <= 1'b0;
       conf_wr_idx_q <= '0;
-      conf_run_q    <= '0;
+      cf_flag_q     <= 1'b0;
+      cf_cid_q      <= '0;
     end else begin
-      conf_wr_q <= conf_we;
-      if (conf_we) begin
+      conf_wr_q <= lk_valid_q;
+      if (lk_valid_q) begin
         conf_wr_idx_q <= lk_idx_q;
-        conf_run_q    <= lwh_res_cid;
+        cf_flag_q     <= cf_flag_d;
+        cf_cid_q      <= cf_cid_d;
       end
     end
   end
@@ -777,6 +887,8 @@ module htm_commit_unit #(
   assign r_nidx_next = r_idx_next + IdxW'(1);
   assign c_nidx_next = c_idx_next + IdxW'(1);
   assign f_nidx_next = f_idx_next + IdxW'(1);
+  assign ew_rd_addr  = {f_nidx_next, f_idx_next, p_idx_next, c_nidx_next, c_idx_next,
+                        r_nidx_next, r_idx_next};
 
   htm_ram_1r1w #(.Width(SlotW), .Depth(RingSize)) u_rdh_r (
     .clk_i, .rst_ni, .wr_en_i(hd_rd_we), .wr_addr_i(in_idx), .wr_data_i(slot), .rd_en_i(1'b1),
@@ -831,6 +943,9 @@ module htm_commit_unit #(
       r_state_q     <= RetIdle;
       r_wcount_q    <= '0;
       lk_valid_q    <= 1'b0;
+      lk_first_q    <= 1'b0;
+      f_looked_q    <= 1'b0;
+      p_cleared_q   <= 1'b0;
       lk_idx_q      <= '0;
       lk_own_q      <= '0;
       tag_valid_q   <= '0;
@@ -853,8 +968,14 @@ module htm_commit_unit #(
       // hazard detection
       lk_valid_q <= f_lookup;
       if (f_lookup) begin
-        lk_idx_q <= f_idx;
-        lk_own_q <= ptr_f_q;
+        lk_idx_q   <= f_idx;
+        lk_own_q   <= ptr_f_q;
+        lk_first_q <= !f_looked_q;
+      end
+      if (f_start) begin
+        f_looked_q <= 1'b0;  // a new walk (wins over the chained entry's last lookup)
+      end else if (f_lookup) begin
+        f_looked_q <= 1'b1;
       end
       if (f_start || f_consume) begin
         f_kind_q <= f_kind_d;
@@ -922,7 +1043,11 @@ module htm_commit_unit #(
         p_active_q <= 1'b0;
       end
       if (p_adv) begin
-        ptr_p_q <= ptr_p_q + CidW'(1);
+        ptr_p_q     <= ptr_p_q + CidW'(1);
+        p_cleared_q <= 1'b0;
+      end
+      if (p_clear_conflict) begin
+        p_cleared_q <= 1'b1;
       end
       // commit
       c_rdy_q <= c_rd_en || (c_rdy_q && !c_adv);
@@ -983,7 +1108,7 @@ module htm_commit_unit #(
   assign ptr_commit_o = ptr_c_q;
   assign ptr_pass_o   = ptr_p_q;
   assign ptr_fcd_o    = ptr_f_q;
-  assign busy_o       = (|started_q) || (|skip_q) || (|tag_valid_q) || cw_out_q != '0;
+  assign busy_o       = open_q != '0 || (|tag_valid_q) || cw_out_q != '0;
   assign err_o        = err_q;
 
   // -----------------------------------------------------------------------------------------------
@@ -994,20 +1119,19 @@ module htm_commit_unit #(
   `HTM_ASSERT(PtrPass_A, 64'(CidW'(ptr_p_q - ptr_r_q)) <= 64'(f_dist))
   `HTM_ASSERT(PtrFcd_A, 64'(f_dist) <= 64'(RingSize))
   // A commit write only for an entry whose core sent Pass after this unit replied Pass.
-  `HTM_ASSERT(CommitOnPass_A, `HTM_IMPLIES(cw_req_valid_o,
-                                           rep_pass_q[c_idx] && out_pass_q[c_idx]))
+  `HTM_ASSERT(CommitOnPass_A, `HTM_IMPLIES(cw_req_valid_o, c_rep_pass && c_out_pass))
   // The free list never holds more than the buffer.
   `HTM_ASSERT(FreeCount_A, 64'(fl_cnt_q) + 64'(ob_cnt_q) + 64'(fl_inflight_q) +
                            64'(BufWords) - 64'(fresh_q) <= 64'(BufWords))
-  `HTM_ASSERT(RevalHasReads_A, `HTM_IMPLIES(p_start, rd_has_q[p_idx]))
+  `HTM_ASSERT(RevalHasReads_A, `HTM_IMPLIES(p_start, p_rd_has))
   // List heads are written only for open entries; the walkers' head reads rely on it.
   `HTM_ASSERT(HeadOpen_A, `HTM_IMPLIES(hd_rd_we || hd_wr_we,
-                                       !filled_q[in_idx] && !skip_q[in_idx]))
+                                       !in_filled && !in_skip))
 
   logic unused_sig;
   assign unused_sig = ^{buf_unused_valid, f_unused_data, r_unused_data, lwh_res_hit,
                         lwh_ev_valid, lwh_ev_addr, lwh_ev_cid, fl_unused_valid, raf_unused_valid,
                         src_p_unused_valid, src_r_unused_valid, conf_unused_valid,
-                        hd_unused_valid};
+                        hd_unused_valid, ew_unused_valid};
 
 endmodule
