@@ -7,7 +7,7 @@
 # htm_block(<top> PORTS <C++ Ports> BENCH <C++ bench> BENCH_HEADER <header> DEF <.def>
 #           [FORMAL_TOP <wrapper>] [FORMAL_FILES <files>] [FORMAL_DEPTH <n>])
 # htm_config(<top> <name> [CYCLES <n>] [NETLIST_CYCLES <n>] [LONG | LONG_NETLIST | LONG_SYNTH]
-#            <Param>=<value> ...)
+#            [NO_NETLIST] [KEEP_MEMORIES] [ROUTER router1|router2] <Param>=<value> ...)
 #   CYCLES          cycles of the RTL lockstep test in `make test` (default 50000)
 #   NETLIST_CYCLES  cycles of the netlist lockstep test in `make test` (default 2000)
 #   LONG_NETLIST    its netlist is too big for make test (minutes of Yosys or of compiling the
@@ -17,6 +17,9 @@
 #   LONG            both
 #   NO_NETLIST      no netlist test at all (the same RTL's netlist is tested in its other
 #                   configurations)
+#   KEEP_MEMORIES   the netlist keeps memories as arrays (as RAM macros would be) and maps
+#                   every other cell to gates; without it memories become flip-flops
+#   ROUTER          nextpnr's router for the place-and-route test (router1 unless given)
 
 htm_block(htm_sig
   PORTS htm::golden::SigPorts
@@ -169,12 +172,11 @@ htm_block(htm_commit_unit
   DEF golden/include/htm/golden/ports/htm_commit_unit.def)
 
 # The paper's unit (KILO TM slide 50): a 1024-entry ring, 32 KB of read/write-set words, the
-# 256 x 4 Last Writer History with its 4 x 256 recency filter, 16-bit commit ids. No netlist
-# test: the generic netlist maps every memory (four 4096-word buffer copies, the LWH) to flip-
-# flops, 2.7 million cells after 13 minutes of Yosys and still optimising; the same parametric
-# RTL is netlist-tested in small and one, and its ECP5 netlist is placed and routed. router2:
-# nextpnr's router1 had 170 000 of its 255 000 arcs left after 40 minutes.
-htm_config(htm_commit_unit default LONG_SYNTH NO_NETLIST CYCLES 20000 ROUTER router2
+# 256 x 4 Last Writer History with its 4 x 256 recency filter, 16-bit commit ids. Its netlist
+# keeps the memories as arrays: with memories as flip-flops (four 4096-word buffer copies, the
+# LWH) Yosys had 2.7 million cells after 13 minutes and was still optimising.
+htm_config(htm_commit_unit default LONG_SYNTH KEEP_MEMORIES CYCLES 20000 NETLIST_CYCLES 3000
+  ROUTER router2
   AddrW=30 DataW=32 CidW=16 SrcW=8 RingSize=1024 BufWords=4096 ValTags=16
   LwhSets=256 LwhWays=4 LwhBfHashes=4 LwhBfSlots=256 LwhScrubInterval=32)
 # Small: ring, word buffer and 8-bit commit ids wrap within a few hundred cycles; 4-bit data
