@@ -189,3 +189,20 @@ htm_config(htm_commit_unit small NETLIST_CYCLES 3000
 htm_config(htm_commit_unit one NETLIST_CYCLES 3000
   AddrW=2 DataW=1 CidW=5 SrcW=1 RingSize=2 BufWords=2 ValTags=1
   LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2)
+
+htm_block(htm_lds_wf_ctrl
+  PORTS htm::golden::LdsWfCtrlPorts
+  BENCH htm::tb::LdsWfCtrlBench
+  BENCH_HEADER htm/tb/benches/lds_wf_ctrl_bench.h
+  DEF golden/include/htm/golden/ports/htm_lds_wf_ctrl.def)
+
+# GPU-LocalTM's wavefront of 64 work-items (thesis Table 5.6) under each of the four work-item
+# selection policies of thesis 5.5; default is the basic single-ascending one.
+htm_config(htm_lds_wf_ctrl default WfSize=64 Sel=LdsSelSingleAsc MaxDepth=15)
+htm_config(htm_lds_wf_ctrl sdesc WfSize=64 Sel=LdsSelSingleDesc MaxDepth=15)
+htm_config(htm_lds_wf_ctrl masc WfSize=64 Sel=LdsSelMultiAsc MaxDepth=15)
+htm_config(htm_lds_wf_ctrl mdesc WfSize=64 Sel=LdsSelMultiDesc MaxDepth=15)
+# Four work-items as in the thesis's tables: livelocks, WfS and WgS within a few tries.
+htm_config(htm_lds_wf_ctrl small WfSize=4 Sel=LdsSelMultiAsc MaxDepth=2)
+# Degenerate: one work-item, one nesting level.
+htm_config(htm_lds_wf_ctrl one WfSize=1 Sel=LdsSelSingleDesc MaxDepth=1)

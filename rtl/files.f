@@ -17,3 +17,4 @@ rtl/htm_sig_recency_ram.sv
 rtl/htm_lwh.sv
 rtl/htm_tcd.sv
 rtl/htm_commit_unit.sv
+rtl/htm_lds_wf_ctrl.sv
