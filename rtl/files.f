@@ -18,3 +18,4 @@ rtl/htm_lwh.sv
 rtl/htm_tcd.sv
 rtl/htm_commit_unit.sv
 rtl/htm_lds_wf_ctrl.sv
+rtl/htm_lds_wgs_arb.sv
