@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "htm/golden/lds_wf_ctrl_model.h"
 
+#include <bit>
 #include <stdexcept>
 
 namespace htm::golden {
@@ -18,14 +19,7 @@ uint64_t LowestBit(uint64_t x) {
   return x & (~x + 1);
 }
 uint64_t HighestBit(uint64_t x) {
-  if (x == 0) {
-    return 0;
-  }
-  uint64_t b = uint64_t{1} << 63;
-  while ((x & b) == 0) {
-    b >>= 1;
-  }
-  return b;
+  return x == 0 ? 0 : uint64_t{1} << (std::bit_width(x) - 1);
 }
 
 }  // namespace

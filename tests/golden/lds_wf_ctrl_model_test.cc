@@ -4,6 +4,7 @@
 // configuration (so the lockstep runs cover them), and bad parameters are refused.
 #include "htm/golden/lds_wf_ctrl_model.h"
 
+#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -31,7 +32,7 @@ TEST(LdsWfCtrlModel, RandomTrafficReachesEveryModeInEveryConfiguration) {
       const LdsWfCtrlOut out = m.Eval(in);
       if (out.in_try && !last.in_try) {
         ++tries[out.mode];
-        if (out.mode == static_cast<uint64_t>(LdsMode::kWfS) && __builtin_popcountll(out.run) > 1) {
+        if (out.mode == static_cast<uint64_t>(LdsMode::kWfS) && std::popcount(out.run) > 1) {
           ++multi_wfs;
         }
       }

@@ -86,8 +86,7 @@ class LdsWfCtrlBench {
       in.op_exec = op_exec_;
     }
     // Conflicts for running work-items of a try.
-    if (out_.in_try && !pending_commit_() &&
-        out_.mode != static_cast<uint64_t>(htm::LdsMode::kWgS)) {
+    if (out_.in_try && !CommitPending() && out_.mode != static_cast<uint64_t>(htm::LdsMode::kWgS)) {
       const uint64_t run = out_.run & try_exec_ & ~prev_conf;
       uint64_t conf = 0;
       for (int i = 0; i < p_.wf_size; ++i) {
@@ -135,7 +134,7 @@ class LdsWfCtrlBench {
  private:
   using LdsOp = htm::LdsOp;
 
-  bool pending_commit_() const { return pending_ && op_ == LdsOp::kTxCommit; }
+  bool CommitPending() const { return pending_ && op_ == LdsOp::kTxCommit; }
 
   void Issue(LdsOp op, uint64_t exec = 0) {
     pending_ = true;
