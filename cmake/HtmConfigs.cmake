@@ -206,3 +206,28 @@ htm_config(htm_lds_wf_ctrl mdesc WfSize=64 Sel=LdsSelMultiDesc MaxDepth=15)
 htm_config(htm_lds_wf_ctrl small WfSize=4 Sel=LdsSelMultiAsc MaxDepth=2)
 # Degenerate: one work-item, one nesting level.
 htm_config(htm_lds_wf_ctrl one WfSize=1 Sel=LdsSelSingleDesc MaxDepth=1)
+
+htm_block(htm_lds_bank
+  PORTS htm::golden::LdsBankPorts
+  BENCH htm::tb::LdsBankBench
+  BENCH_HEADER htm/tb/benches/lds_bank_bench.h
+  DEF golden/include/htm/golden/ports/htm_lds_bank.def)
+
+# GPU-LocalTM's LDS bank at the thesis's size (Table 5.6: a 256-work-item work-group of four
+# 64-work-item wavefronts; 128 user words per bank, 288 with the shadow area) in each of the
+# four conflict-detection modes; default is the most complete, DCD + pRWsig + sWOsig. Their
+# netlists keep the RAM as an array. The other three modes' netlists and synthesis run with
+# HTM_LONG (the small configurations cover their modes in make test).
+htm_config(htm_lds_bank default KEEP_MEMORIES
+  Mode=LdsCdDcdPrwSwo BankWords=128 WgSize=256 WfSize=64)
+htm_config(htm_lds_bank dcd LONG KEEP_MEMORIES Mode=LdsCdDcd BankWords=128 WgSize=256 WfSize=64)
+htm_config(htm_lds_bank smdcd LONG KEEP_MEMORIES
+  Mode=LdsCdSmdcd BankWords=128 WgSize=256 WfSize=64)
+htm_config(htm_lds_bank prw LONG KEEP_MEMORIES
+  Mode=LdsCdDcdPrw BankWords=128 WgSize=256 WfSize=64)
+# Small: 16 words (k and k + 8 share a pRWsig bit), two wavefronts of four work-items, in the
+# two modes with the richest tables.
+htm_config(htm_lds_bank small Mode=LdsCdDcdPrwSwo BankWords=16 WgSize=8 WfSize=4)
+htm_config(htm_lds_bank smallsm Mode=LdsCdSmdcd BankWords=16 WgSize=8 WfSize=4)
+# Degenerate: four words (one owner word), one work-item in one wavefront.
+htm_config(htm_lds_bank one Mode=LdsCdDcd BankWords=4 WgSize=1 WfSize=1)

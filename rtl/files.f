@@ -19,3 +19,4 @@ rtl/htm_tcd.sv
 rtl/htm_commit_unit.sv
 rtl/htm_lds_wf_ctrl.sv
 rtl/htm_lds_wgs_arb.sv
+rtl/htm_lds_bank.sv
