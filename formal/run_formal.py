@@ -44,7 +44,7 @@ def main():
     script = os.path.join(work, f'{a.name}.ys')
     kind = '$cover' if a.mode == 'cover' else '$assert'
     with open(script, 'w') as f:
-        f.write(f'read_verilog -sv -formal -noautowire {a.includes} {files}\n'
+        f.write(f'read_verilog -sv -formal -noautowire -defer {a.includes} {files}\n'
                 f'hierarchy -check -top {a.top}{chparams}\n'
                 f'prep -flatten -top {a.top}\n'
                 + ('memory_map\nopt -fast\n' if a.memory_map else '') +

@@ -6,6 +6,10 @@
 #ifndef HTM_TB_DIRECTED_H_
 #define HTM_TB_DIRECTED_H_
 
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
 #include <gtest/gtest.h>
 
 #include "htm/tb/lockstep.h"
@@ -29,6 +33,45 @@ auto DirectedCycle(L& ls, const In& in) {
   EXPECT_TRUE(ls.Step(in)) << ls.error();
   return out;
 }
+
+// A mask written as in the thesis's tables, work-item 0 first: "0111" has bits 1, 2 and 3 set.
+inline uint64_t TableMask(const std::string& s) {
+  uint64_t m = 0;
+  for (size_t i = 0; i < s.size() && i < 64; ++i) {
+    if (s[i] == '1') {
+      m |= uint64_t{1} << i;
+    }
+  }
+  return m;
+}
+
+// A directed test's top when a configuration's RTL model is not built (LONG_MODEL without
+// HTM_LONG): the test runs on the golden model alone, which is checked cycle for cycle against
+// the RTL in the block's other configurations and, in the long build, in this one.
+struct ModelOnlyTop {};
+
+// The golden model stepped without an RTL model, with Lockstep's interface for directed tests.
+template <class Model, class Params, class In>
+class ModelOnly {
+ public:
+  ModelOnly(const Params& p, const RunOptions& /*opt*/) : model_(p) { model_.Reset(); }
+  const Model& model() const { return model_; }
+  bool Step(const In& in) {
+    model_.Tick(in);
+    return true;
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  Model model_;
+  std::string error_;
+};
+
+// Lockstep of Ports/Top/Model, or the model alone when Top is ModelOnlyTop.
+template <class Ports, class Top, class Model>
+using DirectedRun = std::conditional_t<std::is_same_v<Top, ModelOnlyTop>,
+                                       ModelOnly<Model, typename Ports::Params, typename Ports::In>,
+                                       Lockstep<Ports, Top, Model>>;
 
 }  // namespace htm::tb
 

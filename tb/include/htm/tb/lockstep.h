@@ -76,7 +76,7 @@ class Lockstep {
   /// Holds rst_ni low for two cycles with all inputs zero, then releases it; resets the model.
   void Reset() {
     In zero{};
-    Ports::Drive(*top_, zero);
+    Ports::Drive(p_, *top_, zero);
     top_->rst_ni = 0;
     for (int i = 0; i < 2; ++i) {
       HalfCycle(0);
@@ -97,9 +97,9 @@ class Lockstep {
       error_ = "stimulus error at cycle " + std::to_string(cycle_) + ": " + bad;
       return false;
     }
-    Ports::Drive(*top_, in);
+    Ports::Drive(p_, *top_, in);
     HalfCycle(0);
-    const Out dut = Ports::Sample(*top_);
+    const Out dut = Ports::Sample(p_, *top_);
     const Out ref = model_.Eval(in);
     Record& rec = history_[cycle_ % kHistory];
     rec = Record{cycle_, in, dut, ref, false};
@@ -147,10 +147,10 @@ class Lockstep {
 
   std::string CheckInputWidths(const In& in) const {
     std::string bad;
-    Ports::ForEachIn(p_, in, [&](const char* name, int width, uint64_t value) {
-      if (width < 64 && (value >> width) != 0 && bad.empty()) {
-        bad = std::string("input ") + name + " = " + Hex(value) + " does not fit in " +
-              std::to_string(width) + " bits";
+    Ports::ForEachIn(p_, in, [&](const golden::FieldRef& f, uint64_t value) {
+      if (f.width < 64 && (value >> f.width) != 0 && bad.empty()) {
+        bad = "input " + f.Label() + " = " + Hex(value) + " does not fit in " +
+              std::to_string(f.width) + " bits";
       }
     });
     return bad;

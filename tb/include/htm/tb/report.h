@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "htm/golden/ports.h"
+
 namespace htm::tb {
 
 inline std::string Hex(uint64_t v) {
@@ -24,39 +26,62 @@ template <class Ports>
 std::string DiffOutputs(const typename Ports::Params& p, const typename Ports::Out& dut,
                         const typename Ports::Out& model) {
   std::ostringstream os;
-  Ports::ForEachOut(p, dut, model,
-                    [&](const char* name, int width, uint64_t d, uint64_t m, bool compared) {
-                      if (compared && d != m) {
-                        os << "  " << name << "_o [" << width << " bits]: RTL " << Hex(d)
-                           << ", model " << Hex(m) << "\n";
-                      }
-                    });
+  Ports::ForEachOut(
+      p, dut, model, [&](const golden::FieldRef& f, uint64_t d, uint64_t m, bool compared) {
+        if (compared && d != m) {
+          os << "  " << f.name << "_o" << (f.index < 0 ? "" : "[" + std::to_string(f.index) + "]")
+             << " [" << f.width << " bits]: RTL " << Hex(d) << ", model " << Hex(m) << "\n";
+        }
+      });
   return os.str();
 }
 
+/// One-line rendering of fields: a scalar as name=0x..; a vector port as name={i:0x..,...}
+/// listing its non-zero elements (name={} when all are zero).
+class FieldLine {
+ public:
+  void Add(const golden::FieldRef& f, uint64_t v, bool mark) {
+    if (f.index <= 0) {
+      os_ << (first_ ? "" : " ") << f.name << "=" << (f.index == 0 ? "{" : "");
+      first_ = false;
+      sep_ = false;
+    }
+    if (f.index < 0) {
+      os_ << Hex(v) << (mark ? "*" : "");
+      return;
+    }
+    if (v != 0 || mark) {
+      os_ << (sep_ ? "," : "") << f.index << ":" << Hex(v) << (mark ? "*" : "");
+      sep_ = true;
+    }
+    if (f.index == f.count - 1) {
+      os_ << "}";
+    }
+  }
+  std::string str() const { return os_.str(); }
+
+ private:
+  std::ostringstream os_;
+  bool first_ = true;
+  bool sep_ = false;
+};
+
 template <class Ports>
 std::string FormatIn(const typename Ports::Params& p, const typename Ports::In& in) {
-  std::ostringstream os;
-  bool first = true;
-  Ports::ForEachIn(p, in, [&](const char* name, int, uint64_t v) {
-    os << (first ? "" : " ") << name << "=" << Hex(v);
-    first = false;
-  });
-  return os.str();
+  FieldLine line;
+  Ports::ForEachIn(p, in, [&](const golden::FieldRef& f, uint64_t v) { line.Add(f, v, false); });
+  return line.str();
 }
 
 /// Renders `out` (the RTL's outputs, or the model's with model=true; `dut` marks differences).
 template <class Ports>
 std::string FormatOut(const typename Ports::Params& p, const typename Ports::Out& dut,
                       const typename Ports::Out& out, bool model = false) {
-  std::ostringstream os;
-  bool first = true;
-  Ports::ForEachOut(p, dut, out, [&](const char* name, int, uint64_t d, uint64_t m, bool cmp) {
-    const uint64_t v = model ? m : d;
-    os << (first ? "" : " ") << name << "=" << Hex(v) << (model && cmp && d != m ? "*" : "");
-    first = false;
+  FieldLine line;
+  Ports::ForEachOut(p, dut, out, [&](const golden::FieldRef& f, uint64_t d, uint64_t m, bool cmp) {
+    line.Add(f, model ? m : d, model && cmp && d != m);
   });
-  return os.str();
+  return line.str();
 }
 
 /// Writes <waves>.gtkw (the FST name with .gtkw appended) opening the FST with the clock,
@@ -79,19 +104,17 @@ void WriteGtkwView(const std::string& waves, const std::string& block,
   f << "@28\n";
   sig("clk_i", 1);
   sig("rst_ni", 1);
-  f << "@800200\n-inputs\n";
-  typename Ports::In in{};
-  Ports::ForEachIn(p, in, [&](const char* name, int width, uint64_t) {
-    f << (width > 1 ? "@22\n" : "@28\n");
-    sig(std::string(name) + "_i", width);
-  });
-  f << "@1000200\n-inputs\n@800200\n-outputs\n";
-  typename Ports::Out out{};
-  Ports::ForEachOut(p, out, out, [&](const char* name, int width, uint64_t, uint64_t, bool) {
-    f << (width > 1 ? "@22\n" : "@28\n");
-    sig(std::string(name) + "_o", width);
-  });
-  f << "@1000200\n-outputs\n";
+  for (const bool inputs : {true, false}) {
+    const char* group = inputs ? "inputs" : "outputs";
+    f << "@800200\n-" << group << "\n";
+    Ports::ForEachPort(p, [&](const char* name, bool input, int width) {
+      if (input == inputs) {
+        f << (width > 1 ? "@22\n" : "@28\n");
+        sig(std::string(name) + (input ? "_i" : "_o"), width);
+      }
+    });
+    f << "@1000200\n-" << group << "\n";
+  }
 }
 
 }  // namespace htm::tb
