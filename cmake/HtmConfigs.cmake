@@ -7,7 +7,8 @@
 # htm_block(<top> PORTS <C++ Ports> BENCH <C++ bench> BENCH_HEADER <header> DEF <.def>
 #           [FORMAL_TOP <wrapper>] [FORMAL_FILES <files>] [FORMAL_DEPTH <n>])
 # htm_config(<top> <name> [CYCLES <n>] [NETLIST_CYCLES <n>] [LONG | LONG_NETLIST | LONG_SYNTH]
-#            [NO_NETLIST] [KEEP_MEMORIES] [ROUTER router1|router2] <Param>=<value> ...)
+#            [NO_NETLIST] [KEEP_MEMORIES] [ROUTER router1|router2] [TRACE_DEPTH <n>]
+#            <Param>=<value> ...)
 #   CYCLES          cycles of the RTL lockstep test in `make test` (default 50000)
 #   NETLIST_CYCLES  cycles of the netlist lockstep test in `make test` (default 2000)
 #   LONG_NETLIST    its netlist is too big for make test (minutes of Yosys or of compiling the
@@ -15,11 +16,15 @@
 #                   (configured with -DHTM_LONG=ON: make regress, make fpga)
 #   LONG_SYNTH      its ECP5 synthesis takes minutes: label synth_long (make fpga)
 #   LONG            both
+#   LONG_MODEL      even its RTL model is built only with HTM_LONG (its C++ takes too long to
+#                   compile for make test); code using it tests HTM_HAVE_V<block>__<name>
 #   NO_NETLIST      no netlist test at all (the same RTL's netlist is tested in its other
 #                   configurations)
 #   KEEP_MEMORIES   the netlist keeps memories as arrays (as RAM macros would be) and maps
 #                   every other cell to gates; without it memories become flip-flops
 #   ROUTER          nextpnr's router for the place-and-route test (router1 unless given)
+#   TRACE_DEPTH     hierarchy levels in the RTL model's waves (Verilator --trace-depth; all
+#                   unless given): large configurations keep their model's C++ small
 
 htm_block(htm_sig
   PORTS htm::golden::SigPorts
@@ -174,8 +179,10 @@ htm_block(htm_commit_unit
 # The paper's unit (KILO TM slide 50): a 1024-entry ring, 32 KB of read/write-set words, the
 # 256 x 4 Last Writer History with its 4 x 256 recency filter, 16-bit commit ids. Its netlist
 # keeps the memories as arrays: with memories as flip-flops (four 4096-word buffer copies, the
-# LWH) Yosys had 2.7 million cells after 13 minutes and was still optimising.
-htm_config(htm_commit_unit default LONG_SYNTH KEEP_MEMORIES CYCLES 20000 NETLIST_CYCLES 3000
+# LWH) Yosys had 2.7 million cells after 13 minutes and was still optimising. Its netlist
+# model is 25 CPU-minutes of C++ compilation: netlist-tested in the long flows (make regress),
+# the small configurations in make test.
+htm_config(htm_commit_unit default LONG KEEP_MEMORIES CYCLES 20000 NETLIST_CYCLES 3000
   ROUTER router2
   AddrW=30 DataW=32 CidW=16 SrcW=8 RingSize=1024 BufWords=4096 ValTags=16
   LwhSets=256 LwhWays=4 LwhBfHashes=4 LwhBfSlots=256 LwhScrubInterval=32)
@@ -207,6 +214,17 @@ htm_config(htm_lds_wf_ctrl small WfSize=4 Sel=LdsSelMultiAsc MaxDepth=2)
 # Degenerate: one work-item, one nesting level.
 htm_config(htm_lds_wf_ctrl one WfSize=1 Sel=LdsSelSingleDesc MaxDepth=1)
 
+htm_block(htm_lds_wgs_arb
+  PORTS htm::golden::LdsWgsArbPorts
+  BENCH htm::tb::LdsWgsArbBench
+  BENCH_HEADER htm/tb/benches/lds_wf_ctrl_bench.h
+  DEF golden/include/htm/golden/ports/htm_lds_wgs_arb.def)
+
+# The thesis's work-group of four wavefronts (Table 5.6); three (not a power of two); one.
+htm_config(htm_lds_wgs_arb default NumWf=4)
+htm_config(htm_lds_wgs_arb odd NumWf=3)
+htm_config(htm_lds_wgs_arb one NumWf=1)
+
 htm_block(htm_lds_bank
   PORTS htm::golden::LdsBankPorts
   BENCH htm::tb::LdsBankBench
@@ -216,9 +234,10 @@ htm_block(htm_lds_bank
 # GPU-LocalTM's LDS bank at the thesis's size (Table 5.6: a 256-work-item work-group of four
 # 64-work-item wavefronts; 128 user words per bank, 288 with the shadow area) in each of the
 # four conflict-detection modes; default is the most complete, DCD + pRWsig + sWOsig. Their
-# netlists keep the RAM as an array. The other three modes' netlists and synthesis run with
-# HTM_LONG (the small configurations cover their modes in make test).
-htm_config(htm_lds_bank default KEEP_MEMORIES
+# netlists keep the RAM as an array. The netlists (about 10 CPU-minutes of Yosys and C++ for
+# default) and the other three modes' synthesis run with HTM_LONG (the small configurations
+# cover every mode in make test).
+htm_config(htm_lds_bank default LONG_NETLIST KEEP_MEMORIES
   Mode=LdsCdDcdPrwSwo BankWords=128 WgSize=256 WfSize=64)
 htm_config(htm_lds_bank dcd LONG KEEP_MEMORIES Mode=LdsCdDcd BankWords=128 WgSize=256 WfSize=64)
 htm_config(htm_lds_bank smdcd LONG KEEP_MEMORIES
@@ -231,3 +250,43 @@ htm_config(htm_lds_bank small Mode=LdsCdDcdPrwSwo BankWords=16 WgSize=8 WfSize=4
 htm_config(htm_lds_bank smallsm Mode=LdsCdSmdcd BankWords=16 WgSize=8 WfSize=4)
 # Degenerate: four words (one owner word), one work-item in one wavefront.
 htm_config(htm_lds_bank one Mode=LdsCdDcd BankWords=4 WgSize=1 WfSize=1)
+
+htm_block(htm_lds_tm
+  PORTS htm::golden::LdsTmPorts
+  BENCH htm::tb::LdsTmBench
+  BENCH_HEADER htm/tb/benches/lds_tm_bench.h
+  DEF golden/include/htm/golden/ports/htm_lds_tm.def)
+
+# GPU-LocalTM's LDS of a work-group at the thesis's size (Table 5.6): 32 banks of 128 user
+# words, 256 work-items in four wavefronts of 64, DCD + pRWsig + sWOsig, single-ascending
+# selection; two memory instructions in flight. 32 paper-size banks are about a million LUTs:
+# no netlist test, synthesis in make fpga only. Its Verilated model is 95 MB of C++ in about
+# 190 files (the 8,192 per-work-item signatures are code per instance) of one to three
+# CPU-minutes each: it is
+# built with HTM_LONG (make regress), and make test runs its directed tests on the golden model
+# alone (cycle-exact with the RTL in the other configurations). Its waves stop at the top's own
+# signals (tracing every signature was another 74 MB of C++).
+htm_config(htm_lds_tm default LONG_SYNTH LONG_MODEL NO_NETLIST CYCLES 20000 TRACE_DEPTH 2
+  Mode=LdsCdDcdPrwSwo Sel=LdsSelSingleAsc NumBanks=32 BankWords=128 WgSize=256 WfSize=64
+  MaxDepth=15 NumBuf=2)
+# Small work-groups on a few banks, one per detection mode and selection policy (each mode and
+# each policy appears once): two wavefronts of four work-items on four banks of eight words;
+# odd sizes: three wavefronts on two banks of 12 words (24 words: addresses out of range
+# exist), one to four buffers, wavefronts of eight.
+htm_config(htm_lds_tm small NETLIST_CYCLES 3000
+  Mode=LdsCdDcdPrwSwo Sel=LdsSelMultiAsc NumBanks=4 BankWords=8 WgSize=8 WfSize=4
+  MaxDepth=2 NumBuf=2)
+htm_config(htm_lds_tm smallsm NETLIST_CYCLES 3000
+  Mode=LdsCdSmdcd Sel=LdsSelMultiDesc NumBanks=4 BankWords=8 WgSize=8 WfSize=4
+  MaxDepth=2 NumBuf=3)
+htm_config(htm_lds_tm smalldcd NETLIST_CYCLES 3000
+  Mode=LdsCdDcd Sel=LdsSelSingleDesc NumBanks=2 BankWords=12 WgSize=12 WfSize=4
+  MaxDepth=1 NumBuf=1)
+# smallprw's netlist (8 banks, 8 wavefronts: 16 CPU-minutes of Yosys and C++) runs with HTM_LONG.
+htm_config(htm_lds_tm smallprw LONG_NETLIST NETLIST_CYCLES 3000
+  Mode=LdsCdDcdPrw Sel=LdsSelSingleAsc NumBanks=8 BankWords=4 WgSize=16 WfSize=8
+  MaxDepth=3 NumBuf=4)
+# Degenerate: one bank of four words, one work-item, one buffer.
+htm_config(htm_lds_tm one NETLIST_CYCLES 3000
+  Mode=LdsCdDcd Sel=LdsSelSingleAsc NumBanks=1 BankWords=4 WgSize=1 WfSize=1
+  MaxDepth=1 NumBuf=1)

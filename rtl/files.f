@@ -20,3 +20,4 @@ rtl/htm_commit_unit.sv
 rtl/htm_lds_wf_ctrl.sv
 rtl/htm_lds_wgs_arb.sv
 rtl/htm_lds_bank.sv
+rtl/htm_lds_tm.sv

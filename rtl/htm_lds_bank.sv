@@ -28,6 +28,10 @@
 // committing work-items) clear the work-items' signatures at once and queue them; the walk then
 // takes one record per cycle (lowest work-item first), restoring a backed-up word on an abort
 // (two cycles: backup read, data write). Requests wait while anything is queued or arrives.
+// SMDCD keeps a word's S bit beyond its owner: when the owner's record goes while others have
+// read the word (S = 1), the word becomes a shared-read remnant (shr_q) that lets reads through
+// and makes writes conflict, until shr_clr_i says no reader can still be live (thesis Table
+// 5.3b would forget the readers, and a later writer would overwrite what they read).
 // Non-transactional accesses (and transactional ones outside the user data) read or write any
 // word with no detection. A request with a work-item id or an address out of range, or an
 // abort/commit of a wavefront out of range, sets err_o (the request answers 0, no access).
@@ -72,6 +76,8 @@ module htm_lds_bank #(
   input  logic              cmt_valid_i,
   input  logic [WfW-1:0]    cmt_wf_i,
   input  logic [WfSize-1:0] cmt_mask_i,
+  // SMDCD: no reader can depend on a shared-read remnant (no try is live but a WgS one)
+  input  logic              shr_clr_i,
   output logic              busy_o,        // an access, a walk or a queued work-item
   output logic              err_o
 );
@@ -108,6 +114,7 @@ module htm_lds_bank #(
   // -----------------------------------------------------------------------------------------------
   state_e                 state_q, state_d;
   logic [BankWords-1:0]   v_q, v_d, s_q, s_d, m_q, m_d;
+  logic [BankWords-1:0]   shr_q, shr_d;  // SMDCD: other readers outlived the owner record
   logic [BankWords*KW-1:0] nxt_q, nxt_d;       // list link of word k at [k*KW +: KW]
   logic [BankWords-1:0]   nxt_v_q, nxt_v_d;
   logic [WgSize*KW-1:0]   head_q, head_d;      // first record of work-item i
@@ -206,8 +213,10 @@ module htm_lds_bank #(
   logic              r_set;
   logic              wi_hit, oth_hit, oth_lower, wf_hit, owf_hit;
   logic              any_pend;
+  logic [WgSize-1:0] pend_any;     // queued work-items, for an abort or a commit
 
-  assign any_pend = (pend_abt_q | pend_cmt_q) != '0;
+  assign pend_any = pend_abt_q | pend_cmt_q;
+  assign any_pend = pend_any != '0;
   assign ready    = state_q == StIdle && !any_pend && !abt_valid_i && !cmt_valid_i;
   assign accept   = ready && req_valid_i;
   assign req_bad  = 32'(req_wi_i) >= WgSize || 32'(req_addr_i) >= Depth;
@@ -264,6 +273,10 @@ module htm_lds_bank #(
     end else if (Mode == htm_pkg::LdsCdSmdcd) begin
       act        = r_set ? ActOwnChk : ActFresh;
       act_backup = req_we_i;
+      if (!r_set && shr_q[rk] && !shr_clr_i) begin
+        // Readers outlived the owner: reads proceed (no record), writes conflict.
+        act = req_we_i ? ActConflict : ActPlain;
+      end
     end else if (Mode == htm_pkg::LdsCdDcdPrw) begin
       if (oth_hit) begin
         act = ActConflict;
@@ -298,12 +311,10 @@ module htm_lds_bank #(
   // Lowest queued work-item in two steps of 16 (short logic chains for large work-groups).
   localparam int unsigned NumGrp = (WgSize + 15) / 16;
   logic [NumGrp*16-1:0] pend_pad;
-  logic [WgSize-1:0]    pend_any;
   logic [NumGrp-1:0]    grp_any;
   logic [15:0]          grp_sel;
   logic [8:0]           w_grp, w_lane;
 
-  assign pend_any = pend_abt_q | pend_cmt_q;
   assign pend_pad = (NumGrp*16)'(pend_any);
 
   always_comb begin
@@ -345,6 +356,7 @@ module htm_lds_bank #(
   logic          oc_m, oc_s;  // the owner check sets M / S of word ck
   logic          ins_prw, ins_swo;  // insert rk in req_wi_i's pRWsig / rwf's sWOsig
   logic          abt_ok, cmt_ok;
+  logic [WgSize-1:0] abt_hit, cmt_hit;  // work-items aborted / committed this cycle
   logic [KW-1:0] rec_next, w_next;
   logic          rec_next_v, w_next_v;
 
@@ -595,6 +607,7 @@ module htm_lds_bank #(
       v_d[k]              = v_q[k];
       s_d[k]              = s_q[k];
       m_d[k]              = m_q[k];
+      shr_d[k]            = shr_q[k];
       nxt_d[k*KW +: KW]   = nxt_q[k*KW +: KW];
       nxt_v_d[k]          = nxt_v_q[k];
       if (rec && rk == KW'(k)) begin
@@ -609,6 +622,7 @@ module htm_lds_bank #(
       end
       if (walk && w_k == KW'(k)) begin
         if (Smdcd) begin
+          shr_d[k] = shr_q[k] || (s_q[k] && !m_q[k]);  // read by others too: keep them safe
           s_d[k] = 1'b1;
           m_d[k] = 1'b1;
         end else begin
@@ -620,6 +634,9 @@ module htm_lds_bank #(
       end
       if (oc_s && ck == KW'(k)) begin
         s_d[k] = 1'b1;
+      end
+      if (shr_clr_i || !Smdcd) begin
+        shr_d[k] = 1'b0;
       end
     end
     for (int i = 0; i < WgSize; i++) begin
@@ -635,14 +652,13 @@ module htm_lds_bank #(
       end
       prw_ins[i] = ins_prw && req_wi_i == WiW'(i);
       // Aborts and commits arriving: signatures cleared, work-items with records queued.
-      prw_clr[i] = (abt_valid_i && abt_ok && abt_wf_i == WfW'(i / WfSize) &&
-                    abt_mask_i[i % WfSize]) ||
-                   (cmt_valid_i && cmt_ok && cmt_wf_i == WfW'(i / WfSize) &&
-                    cmt_mask_i[i % WfSize]);
-      pend_abt_d[i] = (pend_abt_q[i] || (abt_valid_i && abt_ok && abt_wf_i == WfW'(i / WfSize) &&
-                                         abt_mask_i[i % WfSize])) && head_v_d[i];
-      pend_cmt_d[i] = (pend_cmt_q[i] || (cmt_valid_i && cmt_ok && cmt_wf_i == WfW'(i / WfSize) &&
-                                         cmt_mask_i[i % WfSize])) && head_v_d[i];
+      abt_hit[i]    = abt_valid_i && abt_ok && abt_wf_i == WfW'(i / WfSize) &&
+                      abt_mask_i[i % WfSize];
+      cmt_hit[i]    = cmt_valid_i && cmt_ok && cmt_wf_i == WfW'(i / WfSize) &&
+                      cmt_mask_i[i % WfSize];
+      prw_clr[i]    = abt_hit[i] || cmt_hit[i];
+      pend_abt_d[i] = (pend_abt_q[i] || abt_hit[i]) && head_v_d[i];
+      pend_cmt_d[i] = (pend_cmt_q[i] || cmt_hit[i]) && head_v_d[i];
     end
     for (int f = 0; f < NumWf; f++) begin
       swo_ins[f] = ins_swo && rwf == WfW'(f);
@@ -678,6 +694,7 @@ module htm_lds_bank #(
       state_q        <= StIdle;
       v_q            <= '0;
       s_q            <= {BankWords{Smdcd}};
+      shr_q          <= '0;
       m_q            <= {BankWords{Smdcd}};
       nxt_q          <= '0;
       nxt_v_q        <= '0;
@@ -705,6 +722,7 @@ module htm_lds_bank #(
       v_q            <= v_d;
       s_q            <= s_d;
       m_q            <= m_d;
+      shr_q          <= shr_d;
       nxt_q          <= nxt_d;
       nxt_v_q        <= nxt_v_d;
       head_q         <= head_d;
@@ -749,5 +767,32 @@ module htm_lds_bank #(
   // -----------------------------------------------------------------------------------------------
   // Only work-items with records are queued; a queued work-item's walk starts at a record.
   `HTM_ASSERT(PendHasRecords_A, ((pend_abt_q | pend_cmt_q) & ~head_v_q) == '0)
+
+  // The work-item of each word's record, in flip-flops for the assertion below only (they drive
+  // no output: synthesis removes them). Every word with a record belongs to a work-item whose
+  // list is not empty: once an abort's (or a commit's) walk has emptied a work-item's list (its
+  // queue bit falls only then), no ownership record of it remains in the bank.
+  logic [BankWords*WiW-1:0] vown_q, vown_d;
+  logic [BankWords-1:0]     orphan;
+
+  always_comb begin
+    vown_d = vown_q;
+    for (int k = 0; k < BankWords; k++) begin
+      if (rec && rk == KW'(k)) begin
+        vown_d[k*WiW +: WiW] = req_wi_i;
+      end
+      orphan[k] = (Smdcd ? !(s_q[k] && m_q[k]) : v_q[k]) && !head_v_q[vown_q[k*WiW +: WiW]];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      vown_q <= '0;
+    end else begin
+      vown_q <= vown_d;
+    end
+  end
+
+  `HTM_ASSERT(NoOrphanRecord_A, orphan == '0)
 
 endmodule

@@ -57,6 +57,7 @@ module htm_lds_wf_ctrl #(
   output logic              prev_valid_o,
   output logic [1:0]        mode_o,        // htm_pkg::lds_mode_e of the current or last try
   output logic              in_try_o,      // between TX_Begin and the outermost TX_Commit
+  output logic [WfSize-1:0] part_o,        // the work-items of the current or last try
   output logic              retry_o,       // the next TX_Begin retries (or replays) the try
   // to the LDS banks, one cycle after the TX_Commit / the abort
   output logic              cmt_valid_o,
@@ -326,6 +327,7 @@ module htm_lds_wf_ctrl #(
   assign prev_valid_o = prev_valid_q;
   assign mode_o       = mode_q;
   assign in_try_o     = state_q == StTry;
+  assign part_o       = part;
   assign retry_o      = state_q == StRetry;
   assign wgs_req_o    = (state_q == StRetry && next_q == htm_pkg::LdsModeWgS) ||
                         (state_q == StTry && mode_q == htm_pkg::LdsModeWgS);

@@ -40,7 +40,8 @@ module htm_lds_bank_ftop #(
   input logic [WfSize-1:0] abt_mask_i,
   input logic              cmt_valid_i,
   input logic [WfW-1:0]    cmt_wf_i,
-  input logic [WfSize-1:0] cmt_mask_i
+  input logic [WfSize-1:0] cmt_mask_i,
+  input logic              shr_clr_i
 );
   logic            req_ready, rsp_valid, rsp_conflict, rsp_lower, rsp_self, busy, err;
   logic [WiW-1:0]  rsp_wi;
@@ -77,6 +78,7 @@ module htm_lds_bank_ftop #(
     .cmt_valid_i,
     .cmt_wf_i,
     .cmt_mask_i,
+    .shr_clr_i,
     .busy_o        (busy),
     .err_o         (err)
   );

@@ -31,7 +31,7 @@ module htm_lds_wg_ftop #(
   logic [NumWf-1:0]        req, grant, other, in_try, op_ready, retry, prev_valid, cmt_valid;
   logic [NumWf-1:0]        abort, err;
   logic [2*NumWf-1:0]      mode;
-  logic [NumWf*WfSize-1:0] exec, tcm, run, mcm, prev, cmt_mask;
+  logic [NumWf*WfSize-1:0] exec, tcm, run, mcm, prev, cmt_mask, part;
 
   for (genvar w = 0; w < NumWf; w++) begin : g_wf
     /* verilator lint_off ENUMVALUE */
@@ -61,6 +61,7 @@ module htm_lds_wg_ftop #(
       .prev_valid_o(prev_valid[w]),
       .mode_o      (mode[2*w +: 2]),
       .in_try_o    (in_try[w]),
+      .part_o      (part[w*WfSize +: WfSize]),
       .retry_o     (retry[w]),
       .cmt_valid_o (cmt_valid[w]),
       .cmt_mask_o  (cmt_mask[w*WfSize +: WfSize]),
@@ -97,6 +98,6 @@ module htm_lds_wg_ftop #(
   `HTM_COVER(Commit_C, cmt_valid != '0 && cmt_mask != '0)
 
   logic unused_sig;
-  assign unused_sig = ^{op_ready, retry, prev_valid, err, exec, mcm, prev};
+  assign unused_sig = ^{op_ready, retry, prev_valid, err, exec, mcm, prev, part};
 
 endmodule

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "htm/golden/lds_bank_model.h"
 
+#include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace htm::golden {
@@ -44,12 +46,13 @@ void LdsBankModel::Reset() {
   r_.v.assign(n_, false);
   r_.s.assign(n_, sm);
   r_.m.assign(n_, sm);
+  r_.shr.assign(n_, false);
   r_.nxt.assign(n_, -1);
   r_.head.assign(p_.wg_size, -1);
   r_.prw.assign(p_.wg_size, 0);
   r_.swo.assign(num_wf_, 0);
-  r_.pend_abt.assign(p_.wg_size, false);
-  r_.pend_cmt.assign(p_.wg_size, false);
+  r_.pend_abt.assign((p_.wg_size + 63) / 64, 0);
+  r_.pend_cmt.assign((p_.wg_size + 63) / 64, 0);
 }
 
 bool LdsBankModel::Owned(int k) const {
@@ -68,17 +71,13 @@ int LdsBankModel::Records(int wi) const {
   return c;
 }
 
-bool LdsBankModel::Set(int k) const {
-  return Owned(k);
-}
-
 bool LdsBankModel::Backed(int k) const {
   return p_.mode == LdsCd::kSmdcd ? static_cast<bool>(r_.m[k]) : true;
 }
 
 bool LdsBankModel::AnyPend() const {
-  for (int i = 0; i < p_.wg_size; ++i) {
-    if (r_.pend_abt[i] || r_.pend_cmt[i]) {
+  for (size_t g = 0; g < r_.pend_abt.size(); ++g) {
+    if ((r_.pend_abt[g] | r_.pend_cmt[g]) != 0) {
       return true;
     }
   }
@@ -118,7 +117,7 @@ LdsBankOut LdsBankModel::Eval(const LdsBankIn& in) const {
 }
 
 // Other work-items' pRWsig hits for word k: *any_other, and whether one of them is below wi.
-int LdsBankModel::PrwHitsBelow(int wi, int k, bool* any_other) const {
+bool LdsBankModel::PrwHitsBelow(int wi, int k, bool* any_other) const {
   const int h = k % 8;
   bool below = false;
   *any_other = false;
@@ -128,7 +127,7 @@ int LdsBankModel::PrwHitsBelow(int wi, int k, bool* any_other) const {
       below = below || j < wi;
     }
   }
-  return below ? 1 : 0;
+  return below;
 }
 
 void LdsBankModel::Respond(Regs& n, bool conflict, bool lower, bool self, Src src) const {
@@ -156,6 +155,9 @@ void LdsBankModel::Record(Regs& n, int wi, int k, bool m) const {
 
 void LdsBankModel::Clear(Regs& n, int k) const {
   if (p_.mode == LdsCd::kSmdcd) {
+    if (r_.s[k] && !r_.m[k]) {
+      n.shr[k] = true;  // read by others too: they stay protected against writers
+    }
     n.s[k] = true;
     n.m[k] = true;
   } else {
@@ -164,6 +166,15 @@ void LdsBankModel::Clear(Regs& n, int k) const {
 }
 
 void LdsBankModel::Tick(const LdsBankIn& in) {
+  if (r_.state == State::kIdle && !in.req_valid && !in.abt_valid && !in.cmt_valid && !AnyPend()) {
+    // Nothing happens but the end of a response pulse (the common case, without the copy).
+    r_.rsp_valid = false;
+    r_.err = false;
+    if (in.shr_clr) {
+      std::fill(r_.shr.begin(), r_.shr.end(), false);
+    }
+    return;
+  }
   Regs n = r_;
   n.rsp_valid = false;
   n.err = false;
@@ -202,7 +213,7 @@ void LdsBankModel::Tick(const LdsBankIn& in) {
           break;
         }
         const int k = addr;
-        const bool set = Set(k);
+        const bool set = Owned(k);
         const int wf = wi / p_.wf_size;
         const uint8_t hb = static_cast<uint8_t>(1u << (k % 8));
         const uint32_t wb = uint32_t{1} << (k % 32);
@@ -217,10 +228,14 @@ void LdsBankModel::Tick(const LdsBankIn& in) {
           case LdsCd::kSmdcd:
             act = set ? Do::kOwnChk : Do::kFresh;
             backup = we;
+            if (!set && r_.shr[k] && !in.shr_clr) {
+              // Readers outlived the owner: reads proceed (no record), writes conflict.
+              act = we ? Do::kConflict : Do::kPlain;
+            }
             break;
           case LdsCd::kDcdPrw: {
             bool other = false;
-            lower = PrwHitsBelow(wi, k, &other) != 0;
+            lower = PrwHitsBelow(wi, k, &other);
             if (other) {
               act = Do::kConflict;
             } else {
@@ -231,7 +246,7 @@ void LdsBankModel::Tick(const LdsBankIn& in) {
           }
           default: {  // kDcdPrwSwo
             bool other = false;
-            lower = PrwHitsBelow(wi, k, &other) != 0;
+            lower = PrwHitsBelow(wi, k, &other);
             const bool wi_hit = (r_.prw[wi] & hb) != 0;
             const bool wf_hit = (r_.swo[wf] & wb) != 0;
             bool owf_hit = false;
@@ -283,12 +298,13 @@ void LdsBankModel::Tick(const LdsBankIn& in) {
         }
       } else if (AnyPend()) {
         // One step of the abort/commit walk: the lowest pending work-item's first record.
-        int wi = 0;
-        while (!r_.pend_abt[wi] && !r_.pend_cmt[wi]) {
-          ++wi;
+        size_t g = 0;
+        while ((r_.pend_abt[g] | r_.pend_cmt[g]) == 0) {
+          ++g;
         }
+        const int wi = static_cast<int>(g) * 64 + std::countr_zero(r_.pend_abt[g] | r_.pend_cmt[g]);
         const int k = r_.head[wi];
-        const bool restore = r_.pend_abt[wi] && Backed(k);
+        const bool restore = ((r_.pend_abt[g] >> (wi % 64)) & 1) != 0 && Backed(k);
         Clear(n, k);
         n.head[wi] = r_.nxt[k];
         if (restore) {
@@ -366,7 +382,7 @@ void LdsBankModel::Tick(const LdsBankIn& in) {
       if ((mask >> l) & 1) {
         const int wi = wf * p_.wf_size + l;
         n.prw[wi] = 0;
-        (abort ? n.pend_abt : n.pend_cmt)[wi] = true;
+        (abort ? n.pend_abt : n.pend_cmt)[wi / 64] |= uint64_t{1} << (wi % 64);
       }
     }
     if (!abort) {
@@ -379,10 +395,13 @@ void LdsBankModel::Tick(const LdsBankIn& in) {
   if (in.cmt_valid) {
     arrive(in.cmt_wf, in.cmt_mask, false);
   }
+  if (in.shr_clr) {
+    std::fill(n.shr.begin(), n.shr.end(), false);  // no reader left to protect
+  }
   for (int i = 0; i < p_.wg_size; ++i) {
     if (n.head[i] < 0) {
-      n.pend_abt[i] = false;
-      n.pend_cmt[i] = false;
+      n.pend_abt[i / 64] &= ~(uint64_t{1} << (i % 64));
+      n.pend_cmt[i / 64] &= ~(uint64_t{1} << (i % 64));
     }
   }
 

@@ -201,6 +201,7 @@ LdsWfCtrlOut LdsWfCtrlModel::Eval(const LdsWfCtrlIn& in) const {
   o.prev_valid = r_.prev_valid;
   o.mode = static_cast<uint64_t>(r_.mode);
   o.in_try = r_.state == State::kTry;
+  o.part = r_.try_exec & ~r_.try_tcm;
   o.retry = r_.state == State::kRetry;
   o.cmt_valid = r_.cmt_valid;
   o.cmt_mask = r_.cmt_mask;
@@ -211,6 +212,49 @@ LdsWfCtrlOut LdsWfCtrlModel::Eval(const LdsWfCtrlIn& in) const {
 
 void LdsWfCtrlModel::Tick(const LdsWfCtrlIn& in) {
   r_ = Next(in);
+}
+
+// ---- LdsWgsArbModel
+// ------------------------------------------------------------------------------
+
+namespace {
+const LdsWgsArbParams& CheckedArb(const LdsWgsArbParams& p) {
+  if (p.num_wf < 1 || p.num_wf > 64) {
+    throw std::invalid_argument("htm_lds_wgs_arb: NumWf must be in 1..64, got " +
+                                std::to_string(p.num_wf));
+  }
+  return p;
+}
+}  // namespace
+
+LdsWgsArbModel::LdsWgsArbModel(const LdsWgsArbParams& p)
+    : p_(CheckedArb(p)), pick_(RrArbParams{.num_req = p.num_wf}) {}
+
+void LdsWgsArbModel::Reset() {
+  pick_.Reset();
+  hold_ = false;
+  holder_ = 0;
+}
+
+LdsWgsArbOut LdsWgsArbModel::Eval(const LdsWgsArbIn&) const {
+  LdsWgsArbOut o;
+  if (hold_) {
+    o.grant = uint64_t{1} << holder_;
+    o.other = LowMask(p_.num_wf) & ~o.grant;
+  }
+  return o;
+}
+
+void LdsWgsArbModel::Tick(const LdsWgsArbIn& in) {
+  const bool keep = hold_ && ((in.req >> holder_) & 1) != 0;
+  const RrArbIn pin{.req = in.req, .ack = 0};
+  const RrArbOut pick = pick_.Eval(pin);
+  const bool take = !keep && pick.gnt_valid != 0;
+  pick_.Tick(RrArbIn{.req = in.req, .ack = take ? 1u : 0u});
+  hold_ = keep || take;
+  if (take) {
+    holder_ = static_cast<int>(pick.gnt_idx);
+  }
 }
 
 }  // namespace htm::golden

@@ -295,7 +295,7 @@ TEST(LdsFuncExec, ANaiveSpinLockLivelocksOnSimtButTheLatchPatternWorks) {
   r = RunFunctional(Small(), {}, naive, opt);
   EXPECT_FALSE(r.ok);
   EXPECT_TRUE(Has(r.error, "livelock")) << r.error;
-  EXPECT_TRUE(Has(r.error, "CAS line")) << r.error;
+  EXPECT_TRUE(Has(r.error, "compare-and-swap line")) << r.error;
   r = RunFunctional(Small(), {}, latched, opt);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.lds[1], 16u);
@@ -311,7 +311,7 @@ TEST(LdsFuncExec, ReportsForbiddenOperationsInBodies) {
         co_await t.Transaction([](Lane& u) -> Task { co_await u.Load(1); });
       },
   };
-  const char* names[] = {"barrier", "atomic add", "CAS", "transaction begin"};
+  const char* names[] = {"barrier", "atomic add", "compare-and-swap", "TX_Begin"};
   for (size_t i = 0; i < bodies.size(); ++i) {
     for (const Fault f : {Fault::kNone, Fault::kNoIsolation}) {
       FuncExecOptions opt;

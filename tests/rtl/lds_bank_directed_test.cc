@@ -58,7 +58,13 @@ class Bank {
 
   const LdsBankModel& m() const { return ls_.model(); }
 
-  LdsBankOut Cycle(const LdsBankIn& in) { return DirectedCycle(ls_, in); }
+  LdsBankOut Cycle(const LdsBankIn& in) {
+    LdsBankIn i = in;
+    i.shr_clr = shr_clr_ ? 1 : 0;
+    return DirectedCycle(ls_, i);
+  }
+  // shr_clr_i from now on (the LDS top raises it while no try but a WgS one is live).
+  void SetShrClr(bool v) { shr_clr_ = v; }
   void Idle(int n = 1) {
     for (int i = 0; i < n; ++i) {
       Cycle(LdsBankIn{});
@@ -143,6 +149,7 @@ class Bank {
  private:
   Ls ls_;
   LdsBankParams p_;
+  bool shr_clr_ = false;
 };
 
 using Dcd = Bank<Vhtm_lds_bank__dcd>;
@@ -292,6 +299,33 @@ TEST(LdsBankDirected, Table5_3b_Rows5_6_OwnerShared) {
   ExpectSm(b.m(), true, false, "unchanged");
   b.Abort(kWi);
   ExpectSm(b.m(), true, true, "the owner's record is cleared");
+}
+
+// Where Table 5.3(b) would lose an update: WI reads k (owner), OWI reads k (S <- 1), WI
+// commits. The table clears the record, and a third work-item could write k and commit while
+// OWI, still in its try, goes on with the value it read. The bank keeps k as a shared-read
+// remnant: reads go on (no record), writes conflict, until shr_clr_i.
+TEST(LdsBankDirected, Table5_3b_ReadersOutliveTheOwner) {
+  Smdcd b(configs::htm_lds_bank::kSmdcd, "smdcd");
+  b.Init();
+  constexpr int kThird = kOwiWf;  // a work-item of another wavefront
+  b.Read(kWi, kK);
+  b.Read(kOwi, kK);
+  ExpectSm(b.m(), true, false, "WI 1 0");
+  b.Commit(kWi);
+  ExpectSm(b.m(), true, true, "the owner's record is cleared");
+  ExpectConflict(b.Write(kThird, kK, 0x99), 1, "a writer conflicts with the remaining reader");
+  ExpectConflict(b.Write(kOwi, kK, 0x98), 1, "so does the reader itself");
+  ExpectOk(b.Read(kThird, kK), Initial(kK), 0, 1, "reads go on");
+  ExpectSm(b.m(), true, true, "no record made");
+  // A word the owner alone read is free again at its commit.
+  b.Read(kWi, kK + 1);
+  b.Commit(kWi);
+  ExpectOk(b.Write(kThird, kK + 1, 0x97), Initial(kK + 1), 2, 3, "a fresh write");
+  // Once no try can be live, the remnant goes: the write makes a record.
+  b.SetShrClr(true);
+  ExpectOk(b.Write(kThird, kK, 0x96), Initial(kK), 2, 3, "after shr_clr: a fresh write");
+  ExpectSm(b.m(), false, true, "the writer owns k");
 }
 
 TEST(LdsBankDirected, Table5_3b_Rows7_8_OtherReadOnly) {

@@ -33,13 +33,7 @@ using golden::LdsWfCtrlPorts;
 
 // "0111" -> bits 1..3 (work-item 0 is the first character).
 uint64_t M(const std::string& s) {
-  uint64_t m = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '1') {
-      m |= uint64_t{1} << i;
-    }
-  }
-  return m;
+  return TableMask(s);
 }
 
 constexpr uint64_t kAll64 = ~uint64_t{0};

@@ -37,39 +37,6 @@ const char* ToString(Fault f) {
 
 namespace {
 
-const char* KindName(OpKind k) {
-  switch (k) {
-    case OpKind::kNone:
-      return "nothing";
-    case OpKind::kLoad:
-      return "load";
-    case OpKind::kStore:
-      return "store";
-    case OpKind::kAtomAdd:
-      return "atomic add";
-    case OpKind::kAtomCas:
-      return "CAS";
-    case OpKind::kCompute:
-      return "compute";
-    case OpKind::kBarrier:
-      return "barrier";
-    case OpKind::kLatch:
-      return "latch";
-    case OpKind::kTxBegin:
-      return "transaction begin";
-    case OpKind::kTxCommit:
-      return "transaction commit";
-    case OpKind::kDone:
-      return "end";
-  }
-  return "?";
-}
-
-bool HasAddress(OpKind k) {
-  return k == OpKind::kLoad || k == OpKind::kStore || k == OpKind::kAtomAdd ||
-         k == OpKind::kAtomCas;
-}
-
 /// "line:column" of a program point.
 std::string Where(uint32_t pc) {
   return std::to_string(pc >> 10) + ":" + std::to_string(pc & 1023);
@@ -135,8 +102,8 @@ class Executor {
     const Op& op = l.op();
     std::ostringstream os;
     os << "work-item " << wi << " (wavefront " << l.wf() << ", lane " << l.lane() << ") at "
-       << KindName(op.kind);
-    if (HasAddress(op.kind)) {
+       << OpKindName(op.kind);
+    if (IsLdsAccess(op.kind)) {
       os << " of word " << op.addr;
     }
     if (op.kind != OpKind::kDone) {
@@ -160,7 +127,7 @@ class Executor {
         break;
       }
       os << (shown > 1 ? "; " : "") << list.size() << " at "
-         << KindName(static_cast<OpKind>(key.second)) << " line " << Where(key.first)
+         << OpKindName(static_cast<OpKind>(key.second)) << " line " << Where(key.first)
          << " (work-items " << list[0];
       for (size_t i = 1; i < std::min<size_t>(list.size(), 4); ++i) {
         os << ", " << list[i];
@@ -235,7 +202,7 @@ class Executor {
 
   bool ForbiddenInBody(int wi, const Op& op) {
     const Lane& l = *items_[wi].lane;
-    return Fail(Describe(wi) + ": a " + KindName(op.kind) +
+    return Fail(Describe(wi) + ": a " + OpKindName(op.kind) +
                 " inside the transaction body begun at line " + Where(l.tx_pc()) +
                 " (bodies hold no barrier, atomic or transaction)");
   }
@@ -250,7 +217,7 @@ class Executor {
                       op.kind == OpKind::kAtomCas || op.kind == OpKind::kTxBegin)) {
       return ForbiddenInBody(wi, op);
     }
-    if (HasAddress(op.kind) && !CheckAddress(wi, op)) {
+    if (IsLdsAccess(op.kind) && !CheckAddress(wi, op)) {
       return false;
     }
     ++stats_.ops;
@@ -371,7 +338,7 @@ class Executor {
           op.kind != OpKind::kLatch) {
         return ForbiddenInBody(wi, op);
       }
-      if (HasAddress(op.kind) && !CheckAddress(wi, op)) {
+      if (IsLdsAccess(op.kind) && !CheckAddress(wi, op)) {
         return false;
       }
       if (++ops > opt_.max_tx_ops) {

@@ -60,11 +60,12 @@ class LdsBankModel {
     uint32_t rdata = 0;          // the RAM's read register
     uint8_t rdata_known = 0;
     std::vector<bool> v, s, m;  // V (DCD, pRWsig modes) or S, M (SMDCD) per word
+    std::vector<bool> shr;      // SMDCD: other readers outlived the word's owner record
     std::vector<int> nxt;       // list link per word, -1 at the end
     std::vector<int> head;      // first record of each work-item, -1 when none
     std::vector<uint8_t> prw;   // per work-item
     std::vector<uint32_t> swo;  // per wavefront
-    std::vector<bool> pend_abt, pend_cmt;
+    std::vector<uint64_t> pend_abt, pend_cmt;  // bit sets over the work-items
     // the access in progress
     int wi = 0, k = 0;
     bool we = false, bk = false;
@@ -86,11 +87,10 @@ class LdsBankModel {
   };
 
   static const LdsBankParams& Checked(const LdsBankParams& p);
-  bool Set(int k) const;     // word k has an owner record
   bool Backed(int k) const;  // word k's record has a backup
   bool AnyPend() const;
   bool Ready(const LdsBankIn& in) const;
-  int PrwHitsBelow(int wi, int k, bool* any_other) const;
+  bool PrwHitsBelow(int wi, int k, bool* any_other) const;
   void Respond(Regs& n, bool conflict, bool lower, bool self, Src src) const;
   void Record(Regs& n, int wi, int k, bool m) const;
   void Clear(Regs& n, int k) const;

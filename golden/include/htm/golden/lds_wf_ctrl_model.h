@@ -10,11 +10,16 @@
 
 #include "htm/enums.h"
 #include "htm/golden/ports.h"
+#include "htm/golden/prim_models.h"
 
 namespace htm::golden {
 
 #define HTM_BLOCK LdsWfCtrl
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_lds_wf_ctrl.def"
+#include "htm/golden/port_gen.inc"
+
+#define HTM_BLOCK LdsWgsArb
+#define HTM_BLOCK_DEF "htm/golden/ports/htm_lds_wgs_arb.def"
 #include "htm/golden/port_gen.inc"
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
@@ -54,6 +59,28 @@ class LdsWfCtrlModel {
   LdsWfCtrlParams p_;
   uint64_t all_ = 0;  // WfSize ones
   Regs r_;
+};
+
+/// Golden model of htm_lds_wgs_arb (rtl/htm_lds_wgs_arb.sv): the work-group serialization
+/// arbiter. A requesting wavefront is granted, round robin (htm_rr_arb), in the cycle after the
+/// holder, if any, dropped its request; the grant stays while the request does.
+class LdsWgsArbModel {
+ public:
+  using Ports = LdsWgsArbPorts;
+  /// Throws std::invalid_argument unless 1 <= NumWf <= 64.
+  explicit LdsWgsArbModel(const LdsWgsArbParams& p);
+
+  void Reset();
+  LdsWgsArbOut Eval(const LdsWgsArbIn& in) const;
+  void Tick(const LdsWgsArbIn& in);
+
+  const LdsWgsArbParams& params() const { return p_; }
+
+ private:
+  LdsWgsArbParams p_;
+  RrArbModel pick_;
+  bool hold_ = false;
+  int holder_ = 0;
 };
 
 }  // namespace htm::golden

@@ -53,6 +53,41 @@ enum class OpKind : uint8_t {
   kDone,      // the kernel returned
 };
 
+/// The operation's name in messages.
+inline const char* OpKindName(OpKind k) {
+  switch (k) {
+    case OpKind::kNone:
+      return "nothing";
+    case OpKind::kLoad:
+      return "load";
+    case OpKind::kStore:
+      return "store";
+    case OpKind::kAtomAdd:
+      return "atomic add";
+    case OpKind::kAtomCas:
+      return "compare-and-swap";
+    case OpKind::kCompute:
+      return "compute";
+    case OpKind::kBarrier:
+      return "barrier";
+    case OpKind::kLatch:
+      return "latch";
+    case OpKind::kTxBegin:
+      return "TX_Begin";
+    case OpKind::kTxCommit:
+      return "TX_Commit";
+    case OpKind::kDone:
+      return "end";
+  }
+  return "?";
+}
+
+/// An LDS access (it has an address): load, store or atomic.
+inline bool IsLdsAccess(OpKind k) {
+  return k == OpKind::kLoad || k == OpKind::kStore || k == OpKind::kAtomAdd ||
+         k == OpKind::kAtomCas;
+}
+
 /// A program point: the source line and column of an operation's call.
 inline uint32_t ProgramPoint(const std::source_location& loc) {
   return (static_cast<uint32_t>(loc.line()) << 10) | (static_cast<uint32_t>(loc.column()) & 1023);

@@ -38,6 +38,7 @@ class LdsBankBench {
     init_ = rng_.Chance(3, 4) ? 0 : depth_;
     abort_wait_ = 0;
     abort_wi_ = -1;
+    shr_clr_ = false;
     NewWindow();
   }
 
@@ -63,6 +64,11 @@ class LdsBankBench {
       in.cmt_wf = rng_.Bits(golden::IdxWidth(num_wf_));
       in.cmt_mask = rng_.Chance(1, 3) ? golden::LowMask(p_.wf_size) : rng_.Bits(p_.wf_size);
     }
+    // SMDCD's shared-read remnants dropped in stretches (as while no try is live).
+    if (rng_.Chance(1, 200)) {
+      shr_clr_ = !shr_clr_;
+    }
+    in.shr_clr = shr_clr_ ? 1 : 0;
     if (rng_.Chance(1, 300)) {
       NewWindow();
     }
@@ -136,6 +142,7 @@ class LdsBankBench {
   Rng rng_;
   int n_, depth_, num_wf_;
   bool pending_ = false;
+  bool shr_clr_ = false;
   In req_;
   int init_ = 0;
   int abort_wi_ = -1, abort_wait_ = 0;

@@ -221,4 +221,57 @@ class LdsWfCtrlBench {
   int other_left_ = 0, grant_wait_ = 0;
 };
 
+/// Stimulus for htm_lds_wgs_arb: each wavefront requests WgS now and then and, once granted,
+/// holds its request for a few cycles (its WgS try), then drops it; some requests are dropped
+/// before the grant (a wavefront reset), and now and then every wavefront requests at once.
+class LdsWgsArbBench {
+ public:
+  using Ports = golden::LdsWgsArbPorts;
+  using Model = golden::LdsWgsArbModel;
+  using In = golden::LdsWgsArbIn;
+  using Out = golden::LdsWgsArbOut;
+
+  LdsWgsArbBench(const golden::LdsWgsArbParams& p, uint64_t seed) : p_(p), rng_(seed) {}
+
+  void OnReset() {
+    req_ = 0;
+    hold_left_ = 0;
+  }
+
+  In Next() {
+    for (int w = 0; w < p_.num_wf; ++w) {
+      const uint64_t bit = uint64_t{1} << w;
+      if ((granted_ & bit) != 0) {
+        continue;  // the holder keeps its request until its try ends (below)
+      }
+      if ((req_ & bit) == 0 && rng_.Chance(1, 12)) {
+        req_ |= bit;
+      } else if ((req_ & bit) != 0 && rng_.Chance(1, 60)) {
+        req_ &= ~bit;
+      }
+    }
+    if (rng_.Chance(1, 200)) {
+      req_ = golden::LowMask(p_.num_wf);
+    }
+    if (granted_ != 0) {
+      if (hold_left_ == 0) {
+        hold_left_ = 1 + static_cast<int>(rng_.Below(8));
+      } else if (--hold_left_ == 0) {
+        req_ &= ~granted_;
+      }
+    }
+    In in;
+    in.req = req_;
+    return in;
+  }
+
+  void Observe(const In&, const Out& out) { granted_ = out.grant; }
+
+ private:
+  golden::LdsWgsArbParams p_;
+  Rng rng_;
+  uint64_t req_ = 0, granted_ = 0;
+  int hold_left_ = 0;
+};
+
 }  // namespace htm::tb
