@@ -301,9 +301,11 @@ module htm_lds_tm #(
     end
   end
   for (genvar v = 0; v < NumWf; v++) begin : gen_conf_wf
-    assign wf_conf[v*WfSize +: WfSize]       = conf_all[v*WfSize +: WfSize] & {WfSize{wf_in_try[v]}};
-    assign wf_conf_lower[v*WfSize +: WfSize] = lower_all[v*WfSize +: WfSize] & {WfSize{wf_in_try[v]}};
-    assign wf_conf_self[v*WfSize +: WfSize]  = self_all[v*WfSize +: WfSize] & {WfSize{wf_in_try[v]}};
+    logic [WfSize-1:0] live;
+    assign live                              = {WfSize{wf_in_try[v]}};
+    assign wf_conf[v*WfSize +: WfSize]       = conf_all[v*WfSize +: WfSize] & live;
+    assign wf_conf_lower[v*WfSize +: WfSize] = lower_all[v*WfSize +: WfSize] & live;
+    assign wf_conf_self[v*WfSize +: WfSize]  = self_all[v*WfSize +: WfSize] & live;
   end
 
   // -----------------------------------------------------------------------------------------------
@@ -534,7 +536,8 @@ module htm_lds_tm #(
     always_comb begin
       bf_v_d[j]                      = bf_v_q[j];
       bf_wf_d[j*WfW +: WfW]          = bf_wf_q[j*WfW +: WfW];
-      bf_lanes_d[j*WfSize +: WfSize] = bf_lanes_q[j*WfSize +: WfSize] | (is_slot ? first_issue : '0);
+      bf_lanes_d[j*WfSize +: WfSize] = bf_lanes_q[j*WfSize +: WfSize] |
+                                       (is_slot ? first_issue : '0);
       bf_out_d[j*WfSize +: WfSize]   = bf_out_q[j*WfSize +: WfSize] & ~got_out &
                                        ~(is_slot ? drop : '0);
       bf_conf_d[j*WfSize +: WfSize]  = bf_conf_q[j*WfSize +: WfSize] | got_conf;

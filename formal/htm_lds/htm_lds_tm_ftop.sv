@@ -13,7 +13,8 @@
 //     flight;
 //   * responses come only for accepted memory instructions (at most as many as in flight).
 // Covers: a conflict answered, an abort broadcast. (A WgS try needs two failed tries of one
-// wavefront first: beyond the depths used here; the directed tests and the random lockstep reach it.)
+// wavefront first: beyond the depths used here; the directed tests and the random lockstep
+// reach it.)
 `include "htm_assert.svh"
 
 module htm_lds_tm_ftop #(
