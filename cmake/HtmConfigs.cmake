@@ -259,7 +259,7 @@ htm_block(htm_lds_tm
 
 # GPU-LocalTM's LDS of a work-group at the thesis's size (Table 5.6): 32 banks of 128 user
 # words, 256 work-items in four wavefronts of 64, DCD + pRWsig + sWOsig, single-ascending
-# selection; two memory instructions in flight. 32 paper-size banks are about a million LUTs:
+# selection; two memory instructions in flight. 32 paper-size banks are about 760 000 LUT4:
 # no netlist test, synthesis in make fpga only. Its Verilated model is 95 MB of C++ in about
 # 190 files (the 8,192 per-work-item signatures are code per instance) of one to three
 # CPU-minutes each: it is
