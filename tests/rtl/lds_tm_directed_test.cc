@@ -219,19 +219,33 @@ void ExpectTable52Result(L& lds) {
   EXPECT_EQ(lds.Peek(kC), L::Initial(kC) + 0x70);
 }
 
+// One row of Table 5.2 or 5.9: the masks and mode at TX_Begin and at TX_Commit of a try.
+struct TableRow {
+  const char* exec_begin;
+  const char* tcm_begin;
+  LdsMode mode;
+  const char* tcm_end;
+  const char* what;
+};
+
+// Each row is one try of wavefront 0 running the Table 5.2 body.
+template <class L, size_t N>
+void RunTableRows(L& lds, const TableRow (&rows)[N]) {
+  for (const TableRow& r : rows) {
+    lds.Begin(0);
+    lds.ExpectMasks(0, r.exec_begin, r.tcm_begin, r.mode, std::string("TX_Begin: ") + r.what);
+    Table52Body(lds);
+    lds.ExpectMasks(0, r.exec_begin, r.tcm_end, r.mode, std::string("TX_Commit: ") + r.what);
+    lds.Commit(0);
+  }
+}
+
 TEST(LdsTmDirected, ThesisTable5_2_EndToEnd) {
   // DCD + pRWsig, single-ascending (the basic GPU-LocalTM); wavefronts of 8 running 4.
   Lds<Vhtm_lds_tm__smallprw> lds(configs::htm_lds_tm::kSmallprw, "smallprw");
   lds.Init();
   lds.Exec(0, M("1111"));
-  struct Row {
-    const char* exec_begin;
-    const char* tcm_begin;
-    LdsMode mode;
-    const char* tcm_end;
-    const char* what;
-  };
-  const Row rows[] = {
+  const TableRow rows[] = {
       {"1111", "0000", LdsMode::kTx, "1111", "all WIs detect conflicts"},
       {"1111", "0000", LdsMode::kTx, "1111", "again: no progress (livelock)"},
       {"1111", "0111", LdsMode::kWfS, "0111", "WfS: WI 0 alone, commits"},
@@ -240,13 +254,7 @@ TEST(LdsTmDirected, ThesisTable5_2_EndToEnd) {
       {"0011", "0001", LdsMode::kWfS, "0001", "WfS: WI 2 alone, commits"},
       {"0001", "0000", LdsMode::kTx, "0000", "WI 3 commits"},
   };
-  for (const Row& r : rows) {
-    lds.Begin(0);
-    lds.ExpectMasks(0, r.exec_begin, r.tcm_begin, r.mode, std::string("TX_Begin: ") + r.what);
-    Table52Body(lds);
-    lds.ExpectMasks(0, r.exec_begin, r.tcm_end, r.mode, std::string("TX_Commit: ") + r.what);
-    lds.Commit(0);
-  }
+  RunTableRows(lds, rows);
   const LdsTmOut o = lds.State();
   EXPECT_EQ((o.wf_in_try | o.wf_retry) & 1, 0u);
   EXPECT_EQ(o.wf_exec[0], M("1111"));  // EXEC as at the first TX_Begin
@@ -259,26 +267,13 @@ TEST(LdsTmDirected, ThesisTable5_9_EndToEnd) {
   // whose signature they hit), so WfS runs both at once; three tries instead of seven.
   Lds<Vhtm_lds_tm__small> lds(configs::htm_lds_tm::kSmall, "small");
   lds.Init();
-  struct Row {
-    const char* exec_begin;
-    const char* tcm_begin;
-    LdsMode mode;
-    const char* tcm_end;
-    const char* what;
-  };
-  const Row rows[] = {
+  const TableRow rows[] = {
       {"1111", "0000", LdsMode::kTx, "1111", "all WIs detect conflicts"},
       {"1111", "0000", LdsMode::kTx, "1111", "no progress"},
       {"1111", "0101", LdsMode::kWfS, "0101", "WfS: WIs 0 and 2 commit"},
       {"0101", "0000", LdsMode::kTx, "0000", "WIs 1 and 3 commit"},
   };
-  for (const Row& r : rows) {
-    lds.Begin(0);
-    lds.ExpectMasks(0, r.exec_begin, r.tcm_begin, r.mode, std::string("TX_Begin: ") + r.what);
-    Table52Body(lds);
-    lds.ExpectMasks(0, r.exec_begin, r.tcm_end, r.mode, std::string("TX_Commit: ") + r.what);
-    lds.Commit(0);
-  }
+  RunTableRows(lds, rows);
   EXPECT_EQ(lds.State().err, 0u);
   ExpectTable52Result(lds);
 }
