@@ -16,8 +16,6 @@
 #                   (configured with -DHTM_LONG=ON: make regress, make fpga)
 #   LONG_SYNTH      its ECP5 synthesis takes minutes: label synth_long (make fpga)
 #   LONG            both
-#   LONG_MODEL      even its RTL model is built only with HTM_LONG (its C++ takes too long to
-#                   compile for make test); code using it tests HTM_HAVE_V<block>__<name>
 #   NO_NETLIST      no netlist test at all (the same RTL's netlist is tested in its other
 #                   configurations)
 #   KEEP_MEMORIES   the netlist keeps memories as arrays (as RAM macros would be) and maps
@@ -260,13 +258,9 @@ htm_block(htm_lds_tm
 # GPU-LocalTM's LDS of a work-group at the thesis's size (Table 5.6): 32 banks of 128 user
 # words, 256 work-items in four wavefronts of 64, DCD + pRWsig + sWOsig, single-ascending
 # selection; two memory instructions in flight. 32 paper-size banks are about 760 000 LUT4:
-# no netlist test, synthesis in make fpga only. Its Verilated model is 95 MB of C++ in about
-# 190 files (the 8,192 per-work-item signatures are code per instance) of one to three
-# CPU-minutes each: it is
-# built with HTM_LONG (make regress), and make test runs its directed tests on the golden model
-# alone (cycle-exact with the RTL in the other configurations). Its waves stop at the top's own
-# signals (tracing every signature was another 74 MB of C++).
-htm_config(htm_lds_tm default LONG_SYNTH LONG_MODEL NO_NETLIST CYCLES 20000 TRACE_DEPTH 2
+# no netlist test, synthesis in make fpga only. Its Verilated model is 30 MB of C++ (about
+# 3 CPU-minutes to compile); 20 000 cycles of lockstep in make test.
+htm_config(htm_lds_tm default LONG_SYNTH NO_NETLIST CYCLES 20000
   Mode=LdsCdDcdPrwSwo Sel=LdsSelSingleAsc NumBanks=32 BankWords=128 WgSize=256 WfSize=64
   MaxDepth=15 NumBuf=2)
 # Small work-groups on a few banks, one per detection mode and selection policy (each mode and

@@ -10,8 +10,9 @@
 //   word 2N + k/4, byte k%4 the owner (work-item id) of word k
 // The RAM is single-ported (one access per cycle, read-first, byte-lane writes): every shadow
 // access is one more cycle of the bank. The state bits live in flip-flops: V per word (DCD and
-// the signature modes) or S and M (SMDCD, S = M = 1 is "not set"). pRWsig: one 8-bit htm_sig
-// per work-item (hash k mod 8); sWOsig: one 32-bit htm_sig per wavefront (hash k mod 32).
+// the signature modes) or S and M (SMDCD, S = M = 1 is "not set"). pRWsig: an 8-bit signature
+// per work-item (hash k mod 8), stored bit-sliced; sWOsig: one 32-bit htm_sig per wavefront
+// (hash k mod 32).
 //
 // A transactional access to word k follows thesis Table 5.3(a) (Dcd), 5.3(b) (Smdcd), 5.4
 // (DcdPrw) or 5.5 (DcdPrwSwo); where a table is silent or would lose a backup, the choice made
@@ -149,25 +150,42 @@ module htm_lds_bank #(
   assign sig_addr = SigAddrW'(req_addr_i[KW-1:0]);
 
   if (UsePrw) begin : gen_prw
-    for (genvar i = 0; i < WgSize; i++) begin : gen_wi
-      logic [7:0] bits_unused;
-      logic       empty_unused;
-      htm_sig #(
-        .AddrW       (SigAddrW),
-        .NumHashes   (1),
-        .SlotsPerHash(8),
-        .HashKind    (htm_pkg::SigHashMod)
-      ) u_prw (
-        .clk_i,
-        .rst_ni,
-        .clr_i      (prw_clr[i]),
-        .ins_valid_i(prw_ins[i]),
-        .ins_addr_i (sig_addr),
-        .tst_addr_i (sig_addr),
-        .tst_hit_o  (prw_hit[i]),
-        .empty_o    (empty_unused),
-        .bits_o     (bits_unused)
-      );
+    // The work-group's pRWsigs, bit-sliced: slot s of every work-item's 8-bit signature is
+    // prw_q[s*WgSize +: WgSize]. A conflict check tests every work-item's signature at once,
+    // so a slice is what it reads; the behaviour is htm_sig's (mod-8 hash by htm_sig_hash, a
+    // test sees the state before the cycle's clear and insert, clear before insert). One
+    // htm_sig per work-item would be the same logic, but 256 instances per bank make the
+    // Verilated model of 32 banks about 30 times larger.
+    logic [8*WgSize-1:0] prw_q, prw_d;
+    logic [2:0]          prw_idx;
+
+    htm_sig_hash #(
+      .AddrW    (SigAddrW),
+      .NumHashes(1),
+      .IdxW     (3),
+      .HashKind (htm_pkg::SigHashMod)
+    ) u_prw_hash (
+      .addr_i(sig_addr),
+      .idx_o (prw_idx)
+    );
+
+    assign prw_hit = prw_q[prw_idx*WgSize +: WgSize];
+
+    always_comb begin
+      for (int s = 0; s < 8; s++) begin
+        prw_d[s*WgSize +: WgSize] = prw_q[s*WgSize +: WgSize] & ~prw_clr;
+        if (prw_idx == 3'(s)) begin
+          prw_d[s*WgSize +: WgSize] = prw_d[s*WgSize +: WgSize] | prw_ins;
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        prw_q <= '0;
+      end else begin
+        prw_q <= prw_d;
+      end
     end
   end else begin : gen_no_prw
     // No pRWsig in this mode: its control signals are not used.

@@ -32,10 +32,7 @@
 #include <boost/program_options.hpp>
 #include <unistd.h>
 
-#include "htm/models.h"
-#ifdef HTM_HAVE_Vhtm_lds_tm__default
 #include "Vhtm_lds_tm__default.h"
-#endif
 #include "verilated.h"
 
 #include "htm/configs/htm_lds_bank.h"
@@ -467,14 +464,6 @@ uint64_t Measure(Cycle&& cycle, const Pattern& pat, int n) {
 }
 
 int Rates(bool rtl) {
-#ifndef HTM_HAVE_Vhtm_lds_tm__default
-  if (rtl) {
-    std::fprintf(stderr,
-                 "htm_lds: rates --rtl needs the paper-size RTL model htm_lds_tm/default, which "
-                 "is built with\n-DHTM_LONG=ON (make regress builds it in build-long)\n");
-    return 2;
-  }
-#endif
   using htm::golden::LdsTmIn;
   using htm::golden::LdsTmModel;
   using htm::golden::LdsTmOut;
@@ -512,7 +501,6 @@ int Rates(bool rtl) {
     const int banks = pat.kind == 0 ? 32 : 1;
     std::printf("%-50s %8llu %12.3f", pat.name, static_cast<unsigned long long>(cyc),
                 accesses / (static_cast<double>(cyc) * banks));
-#ifdef HTM_HAVE_Vhtm_lds_tm__default
     if (rtl) {
       VerilatedContext ctx;
       Vhtm_lds_tm__default top(&ctx, "TOP");
@@ -539,7 +527,6 @@ int Rates(bool rtl) {
       bad += rc == cyc ? 0 : 1;
       top.final();
     }
-#endif
     std::printf("\n");
   }
   std::printf(

@@ -12,15 +12,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "htm/models.h"
-#ifdef HTM_HAVE_Vhtm_lds_tm__default
 #include "Vhtm_lds_tm__default.h"
-#endif
 #include "Vhtm_lds_tm__one.h"
 #include "Vhtm_lds_tm__small.h"
 #include "Vhtm_lds_tm__smalldcd.h"
@@ -33,13 +29,7 @@
 
 namespace htm::tb {
 namespace {
-// The paper-size RTL model is built with HTM_LONG only (cmake/HtmConfigs.cmake): without it the
-// default-size tests run on the golden model alone.
-#ifdef HTM_HAVE_Vhtm_lds_tm__default
 using DefaultTop = Vhtm_lds_tm__default;
-#else
-using DefaultTop = ModelOnlyTop;
-#endif
 
 using golden::LdsTmIn;
 using golden::LdsTmModel;
@@ -59,13 +49,9 @@ struct Rsp {
 template <class Top>
 class Lds {
  public:
-  using Ls = DirectedRun<LdsTmPorts, Top, LdsTmModel>;
+  using Ls = Lockstep<LdsTmPorts, Top, LdsTmModel>;
   Lds(const LdsTmParams& p, const char* config)
-      : ls_(p, DirectedOptions("htm_lds_tm", config)), p_(p) {
-    if constexpr (std::is_same_v<Top, ModelOnlyTop>) {
-      std::printf("htm_lds_tm/%s: golden model only (RTL model built with HTM_LONG)\n", config);
-    }
-  }
+      : ls_(p, DirectedOptions("htm_lds_tm", config)), p_(p) {}
 
   const LdsTmModel& m() const { return ls_.model(); }
   int words() const { return p_.num_banks * p_.bank_words; }

@@ -7,8 +7,9 @@
 #define HTM_TB_DIRECTED_H_
 
 #include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
 #include <string>
-#include <type_traits>
 
 #include <gtest/gtest.h>
 
@@ -16,21 +17,39 @@
 
 namespace htm::tb {
 
-// Run options of a directed test of block/config (seed 1: Verilator's randReset seed).
+// Run options of a directed test of block/config (seed 1: Verilator's randReset seed; waves
+// to the file HTM_WAVES names, as the mismatch report's reproduce command says).
 inline RunOptions DirectedOptions(const char* block, const char* config) {
   RunOptions o;
   o.block = block;
   o.config = config;
   o.seed = 1;
-  o.repro = "(directed test)";
+  if (const char* w = std::getenv("HTM_WAVES")) {
+    o.waves = w;
+  }
+  o.repro = "build/tests/htm_tests";
+  if (const auto* t = ::testing::UnitTest::GetInstance()->current_test_info()) {
+    o.repro += std::string(" --gtest_filter=") + t->test_suite_name() + "." + t->name();
+  }
   return o;
 }
 
-// One cycle in lockstep; returns the model's (= the RTL's) outputs of the cycle.
+// The first lockstep failure of a directed test: thrown by DirectedCycle, so that the test
+// ends there (Google Test reports the exception with the mismatch report as a failure) instead
+// of waiting in a loop for a model that no longer steps.
+class LockstepFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One cycle in lockstep; returns the model's (= the RTL's) outputs of the cycle. A mismatch or
+// an RTL assertion throws LockstepFailure with the report.
 template <class L, class In>
 auto DirectedCycle(L& ls, const In& in) {
   auto out = ls.model().Eval(in);
-  EXPECT_TRUE(ls.Step(in)) << ls.error();
+  if (!ls.Step(in)) {
+    throw LockstepFailure(ls.error());
+  }
   return out;
 }
 
@@ -44,34 +63,6 @@ inline uint64_t TableMask(const std::string& s) {
   }
   return m;
 }
-
-// A directed test's top when a configuration's RTL model is not built (LONG_MODEL without
-// HTM_LONG): the test runs on the golden model alone, which is checked cycle for cycle against
-// the RTL in the block's other configurations and, in the long build, in this one.
-struct ModelOnlyTop {};
-
-// The golden model stepped without an RTL model, with Lockstep's interface for directed tests.
-template <class Model, class Params, class In>
-class ModelOnly {
- public:
-  ModelOnly(const Params& p, const RunOptions& /*opt*/) : model_(p) { model_.Reset(); }
-  const Model& model() const { return model_; }
-  bool Step(const In& in) {
-    model_.Tick(in);
-    return true;
-  }
-  const std::string& error() const { return error_; }
-
- private:
-  Model model_;
-  std::string error_;
-};
-
-// Lockstep of Ports/Top/Model, or the model alone when Top is ModelOnlyTop.
-template <class Ports, class Top, class Model>
-using DirectedRun = std::conditional_t<std::is_same_v<Top, ModelOnlyTop>,
-                                       ModelOnly<Model, typename Ports::Params, typename Ports::In>,
-                                       Lockstep<Ports, Top, Model>>;
 
 }  // namespace htm::tb
 
