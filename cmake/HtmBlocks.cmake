@@ -160,7 +160,7 @@ function(_htm_yosys_netlist BLOCK CFG OUT)
     string(APPEND chparams " -chparam ${p}")
   endforeach()
   file(RELATIVE_PATH rel_out ${CMAKE_SOURCE_DIR} ${OUT})
-  list(JOIN HTM_RTL_FILES_REL " " files)
+  list(JOIN HTM_RTL_DEPS_REL_${BLOCK} " " files)
   if(HTM_CFG_${BLOCK}_${CFG}_KEEP_MEMORIES)
     # synth's script without memory_map: memories stay arrays (as RAM macros would), every
     # other cell is mapped to gates.
@@ -187,7 +187,7 @@ function(_htm_yosys_netlist BLOCK CFG OUT)
   add_custom_command(OUTPUT ${OUT}
     COMMAND ${HTM_YOSYS} -q -l ${OUT}.log -s ${script}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
-    DEPENDS ${HTM_RTL_FILES} ${HTM_RTL_INCLUDES_ALL} ${script}
+    DEPENDS ${HTM_RTL_DEPS_${BLOCK}} ${HTM_RTL_INCLUDES_ALL} ${script}
     COMMENT "Yosys: netlist of ${BLOCK}/${CFG}" VERBATIM)
 endfunction()
 
@@ -302,7 +302,7 @@ function(htm_finalize_blocks)
       verilate(htm_models
         PREFIX ${model} TOP_MODULE ${block} TRACE_FST
         DIRECTORY ${CMAKE_BINARY_DIR}/vl/${model}
-        SOURCES ${HTM_RTL_VLT} ${HTM_RTL_FILES}
+        SOURCES ${HTM_RTL_VLT} ${HTM_RTL_DEPS_${block}}
         INCLUDE_DIRS ${HTM_RTL_INCLUDE_DIRS}
         VERILATOR_ARGS -Wall --assert --x-assign unique --x-initial unique
                        ${HTM_CFG_${block}_${cfg}_G} ${HTM_CFG_${block}_${cfg}_TRACE}

@@ -15,7 +15,8 @@ function(htm_add_lint_verilator BLOCK CFG)
   add_test(NAME lint.verilator.${BLOCK}.${CFG}
     COMMAND verilator --lint-only -Wall --assert
             -I${CMAKE_SOURCE_DIR}/rtl/include -I${HTM_GEN_DIR}/rtl
-            ${HTM_RTL_VLT} ${HTM_RTL_FILES} --top-module ${BLOCK} ${HTM_CFG_${BLOCK}_${CFG}_G}
+            ${HTM_RTL_VLT} ${HTM_RTL_DEPS_${BLOCK}} --top-module ${BLOCK}
+            ${HTM_CFG_${BLOCK}_${CFG}_G}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(lint.verilator.${BLOCK}.${CFG} PROPERTIES LABELS lint)
 endfunction()
@@ -31,7 +32,7 @@ function(htm_add_synth_test BLOCK CFG LONG ROUTER)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/fpga/ecp5_flow.py
             --yosys ${HTM_YOSYS} --nextpnr ${HTM_NEXTPNR_ECP5}
             --top ${BLOCK} --config ${CFG} --params "${HTM_CFG_${BLOCK}_${CFG}_Y}"
-            --files "${HTM_RTL_FILES_REL}" --includes "${HTM_YOSYS_INCLUDES}"
+            --files "${HTM_RTL_DEPS_REL_${BLOCK}}" --includes "${HTM_YOSYS_INCLUDES}"
             --work ${CMAKE_BINARY_DIR}/fpga --report ${HTM_REPORT_DIR}/synth
             --synth-only
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
@@ -40,7 +41,7 @@ function(htm_add_synth_test BLOCK CFG LONG ROUTER)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/fpga/ecp5_flow.py
             --yosys ${HTM_YOSYS} --nextpnr ${HTM_NEXTPNR_ECP5}
             --top ${BLOCK} --config ${CFG} --params "${HTM_CFG_${BLOCK}_${CFG}_Y}"
-            --files "${HTM_RTL_FILES_REL}" --includes "${HTM_YOSYS_INCLUDES}"
+            --files "${HTM_RTL_DEPS_REL_${BLOCK}}" --includes "${HTM_YOSYS_INCLUDES}"
             --work ${CMAKE_BINARY_DIR}/fpga --report ${HTM_REPORT_DIR}/fpga --router ${ROUTER}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set(fpga_label fpga_long)
