@@ -135,12 +135,12 @@ htm_block(htm_ram_1r1w
   BENCH_HEADER htm/tb/benches/prim_bench.h
   DEF golden/include/htm/golden/ports/htm_ram_1r1w.def)
 # An LDS bank: 2 KB = 512 words of 32 bits (GPU-LocalTM: 64 KB in 32 banks).
-htm_config(htm_ram_1r1w default LONG_NETLIST Width=32 Depth=512)
-# A mid-size RAM for the netlist test of make test.
-htm_config(htm_ram_1r1w small Width=8 Depth=32)
-# Degenerate: one word of one bit; a non-power-of-two depth.
-htm_config(htm_ram_1r1w one Width=1 Depth=1)
-htm_config(htm_ram_1r1w odd Width=3 Depth=5)
+htm_config(htm_ram_1r1w default LONG_NETLIST Width=32 Depth=512 WriteFirst=0)
+# A mid-size RAM for the netlist test of make test, write-first.
+htm_config(htm_ram_1r1w small Width=8 Depth=32 WriteFirst=1)
+# Degenerate: one word of one bit (write-first); a non-power-of-two depth (read-first).
+htm_config(htm_ram_1r1w one Width=1 Depth=1 WriteFirst=1)
+htm_config(htm_ram_1r1w odd Width=3 Depth=5 WriteFirst=0)
 
 htm_block(htm_ram_sp
   PORTS htm::golden::RamSpPorts

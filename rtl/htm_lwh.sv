@@ -161,17 +161,18 @@ module htm_lwh #(
   end
 
   // -----------------------------------------------------------------------------------------------
-  // Hash table RAM and the set read in stage 1 (forwarding last cycle's write)
+  // Hash table RAM (write-first: a set read while stage 1 writes it back is read new)
   // -----------------------------------------------------------------------------------------------
-  logic               wr_en, wr_en_q, rd_en, rd_unused_valid;
-  logic [SetIdxW-1:0] wr_set, wr_set_q;
-  logic [SetW-1:0]    wr_data, wr_data_q, rd_data, set_data;
+  logic               wr_en, rd_en, rd_unused_valid;
+  logic [SetIdxW-1:0] wr_set;
+  logic [SetW-1:0]    wr_data, set_data;
 
   assign rd_en = op_acc || scrub_go;
 
   htm_ram_1r1w #(
-    .Width(SetW),
-    .Depth(Sets)
+    .Width     (SetW),
+    .Depth     (Sets),
+    .WriteFirst(1)
   ) u_table (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
@@ -181,22 +182,8 @@ module htm_lwh #(
     .rd_en_i   (rd_en),
     .rd_addr_i (rd_set),
     .rd_valid_o(rd_unused_valid),
-    .rd_data_o (rd_data)
+    .rd_data_o (set_data)
   );
-
-  assign set_data = (wr_en_q && wr_set_q == set_q) ? wr_data_q : rd_data;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      wr_en_q   <= 1'b0;
-      wr_set_q  <= '0;
-      wr_data_q <= '0;
-    end else begin
-      wr_en_q   <= wr_en;
-      wr_set_q  <= wr_set;
-      wr_data_q <= wr_data;
-    end
-  end
 
   // -----------------------------------------------------------------------------------------------
   // Stage 1: match, victim choice, new set contents

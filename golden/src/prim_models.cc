@@ -83,6 +83,7 @@ void RrArbModel::Tick(const RrArbIn& in) {
 Ram1r1wModel::Ram1r1wModel(const Ram1r1wParams& p) : p_(p) {
   Require(p.width >= 1 && p.width <= 64, "htm_ram_1r1w: Width must be in 1..64");
   Require(p.depth >= 1 && p.depth <= (1 << 20), "htm_ram_1r1w: Depth must be in 1..2**20");
+  Require(p.write_first == 0 || p.write_first == 1, "htm_ram_1r1w: WriteFirst must be 0 or 1");
   mem_.assign(p.depth, 0);
   written_.assign(p.depth, false);
 }
@@ -98,10 +99,16 @@ Ram1r1wOut Ram1r1wModel::Eval(const Ram1r1wIn&) const {
 void Ram1r1wModel::Tick(const Ram1r1wIn& in) {
   rd_valid_ = in.rd_en;
   if (in.rd_en && in.rd_addr < mem_.size()) {
-    // Read-first: the old word, before this cycle's write. A read of a never-written word
-    // leaves rd_data undefined (the RTL's content is uninitialised), so it is not compared.
-    rd_data_ = mem_[in.rd_addr];
-    rd_seen_ = written_[in.rd_addr];
+    if (p_.write_first != 0 && in.wr_en && in.wr_addr == in.rd_addr) {
+      // Write-first: the word written in the same cycle.
+      rd_data_ = in.wr_data & LowMask(p_.width);
+      rd_seen_ = true;
+    } else {
+      // Read-first: the old word, before this cycle's write. A read of a never-written word
+      // leaves rd_data undefined (the RTL's content is uninitialised), so it is not compared.
+      rd_data_ = mem_[in.rd_addr];
+      rd_seen_ = written_[in.rd_addr];
+    }
   }
   if (in.wr_en && in.wr_addr < mem_.size()) {
     mem_[in.wr_addr] = in.wr_data & LowMask(p_.width);

@@ -7,14 +7,17 @@
 //   * write: at the rising edge when wr_en_i;
 //   * read: rd_data_o holds mem[rd_addr_i] one cycle after rd_en_i (registered read, latency 1),
 //     with rd_valid_o high in that cycle; rd_data_o keeps its value until the next read;
-//   * a read of the address written in the same cycle returns the old data (read-first).
+//   * a read of the address written in the same cycle returns the old data (read-first), or,
+//     with WriteFirst = 1, the data written (write-first: a read-modify-write pipeline that
+//     reads a word in the cycle the previous operation writes it back sees the new value).
 // The contents are not reset (block RAM cannot be); reset clears rd_valid_o only. An address
 // at or above Depth is illegal (assertion).
 `include "htm_assert.svh"
 
 module htm_ram_1r1w #(
-  parameter int unsigned Width = 32,   // word width, >= 1
-  parameter int unsigned Depth = 512,  // words, >= 1
+  parameter int unsigned Width      = 32,   // word width, >= 1
+  parameter int unsigned Depth      = 512,  // words, >= 1
+  parameter int unsigned WriteFirst = 0,    // 1: a read during a write of its word sees the write
   // Derived, do not set.
   localparam int unsigned AddrW = htm_pkg::idx_width(Depth)
 ) (
@@ -30,6 +33,7 @@ module htm_ram_1r1w #(
 );
 
   `HTM_ASSERT_INIT(DepthRange_A, Depth >= 1)
+  `HTM_ASSERT_INIT(WriteFirstRange_A, WriteFirst <= 1)
 
   logic [Width-1:0] mem [Depth];
   logic [Width-1:0] rd_data_q;
@@ -40,7 +44,11 @@ module htm_ram_1r1w #(
       mem[wr_addr_i] <= wr_data_i;
     end
     if (rd_en_i) begin
-      rd_data_q <= mem[rd_addr_i];
+      if (WriteFirst != 0 && wr_en_i && wr_addr_i == rd_addr_i) begin
+        rd_data_q <= wr_data_i;
+      end else begin
+        rd_data_q <= mem[rd_addr_i];
+      end
     end
   end
 

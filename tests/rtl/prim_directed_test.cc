@@ -10,6 +10,7 @@
 #include "Vhtm_fifo__default.h"
 #include "Vhtm_fifo__one.h"
 #include "Vhtm_ram_1r1w__odd.h"
+#include "Vhtm_ram_1r1w__small.h"
 #include "Vhtm_ram_sp__small.h"
 #include "Vhtm_rr_arb__odd.h"
 #include "Vhtm_rr_arb__one.h"
@@ -150,6 +151,28 @@ TEST(Ram1r1wDirected, LatencyReadFirstAndContentsSurviveReset) {
   ls.Reset();
   EXPECT_EQ(DirectedCycle(ls, Rd(0)).rd_valid, 0u) << "reset clears rd_valid";
   EXPECT_EQ(DirectedCycle(ls, Ram1r1wIn{}).rd_data, 1u) << "contents survive reset";
+}
+
+TEST(Ram1r1wDirected, WriteFirstReadSeesTheWordWrittenInTheSameCycle) {
+  const auto& p = configs::htm_ram_1r1w::kSmall;  // 32 words of 8 bits, write-first
+  Lockstep<Ram1r1wPorts, Vhtm_ram_1r1w__small, Ram1r1wModel> ls(
+      p, DirectedOptions("htm_ram_1r1w", "small"));
+  DirectedCycle(ls, Wr(9, 0x11));
+  Ram1r1wIn both = Wr(9, 0x22);
+  both.rd_en = 1;
+  both.rd_addr = 9;
+  DirectedCycle(ls, both);
+  EXPECT_EQ(DirectedCycle(ls, Ram1r1wIn{}).rd_data, 0x22u) << "write-first: the new word";
+  // A read of another word in a write cycle is not affected.
+  both = Wr(9, 0x33);
+  both.rd_en = 1;
+  both.rd_addr = 8;
+  DirectedCycle(ls, Wr(8, 0x44));
+  DirectedCycle(ls, both);
+  EXPECT_EQ(DirectedCycle(ls, Ram1r1wIn{}).rd_data, 0x44u);
+  // Without a read, a write does not change the held word.
+  DirectedCycle(ls, Wr(8, 0x55));
+  EXPECT_EQ(DirectedCycle(ls, Ram1r1wIn{}).rd_data, 0x44u);
 }
 
 TEST(RamSpDirected, WriteReturnsOldWord) {
