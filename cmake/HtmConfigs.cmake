@@ -195,6 +195,23 @@ htm_config(htm_commit_unit one NETLIST_CYCLES 3000
   AddrW=2 DataW=1 CidW=5 SrcW=1 RingSize=2 BufWords=2 ValTags=1
   LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2)
 
+htm_block(htm_rct
+  PORTS htm::golden::RctPorts
+  BENCH htm::tb::RctBench
+  BENCH_HEADER htm/tb/benches/rct_bench.h
+  DEF golden/include/htm/golden/ports/htm_rct.def)
+
+# Early conflict resolution's Reference Count Table: 3072 entries (1024 sets x 3 ways) of a
+# 30-bit word address and two 5-bit counts (15 KB), messages of 8 deltas (32 bytes).
+htm_config(htm_rct default KEEP_MEMORIES
+  AddrW=30 Sets=1024 Ways=3 CountW=5 IncQueue=4 Batch=8 FlushCycles=16)
+# Small: 4 sets of 2 ways fill at once, 2-bit counts saturate at 3, a queue of two.
+htm_config(htm_rct small NETLIST_CYCLES 3000
+  AddrW=8 Sets=4 Ways=2 CountW=2 IncQueue=2 Batch=3 FlushCycles=5)
+# Degenerate: one entry, 1-bit counts, a queue of one, unbatched messages.
+htm_config(htm_rct one NETLIST_CYCLES 3000
+  AddrW=2 Sets=1 Ways=1 CountW=1 IncQueue=1 Batch=1 FlushCycles=1)
+
 htm_block(htm_lds_wf_ctrl
   PORTS htm::golden::LdsWfCtrlPorts
   BENCH htm::tb::LdsWfCtrlBench
