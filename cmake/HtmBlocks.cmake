@@ -175,6 +175,7 @@ function(_htm_yosys_netlist BLOCK CFG OUT)
     "read_verilog -sv -noautowire -defer ${HTM_YOSYS_INCLUDES} ${files}\n"
     "hierarchy -check -top ${BLOCK}${chparams}\n"
     ${synth}
+    "splitnets\n"
     "rename -top ${BLOCK}\n"
     "write_verilog -noattr ${rel_out}\n")
   file(COPY_FILE ${script}.tmp ${script} ONLY_IF_DIFFERENT)
