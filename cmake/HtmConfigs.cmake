@@ -212,6 +212,24 @@ htm_config(htm_rct small NETLIST_CYCLES 3000
 htm_config(htm_rct one NETLIST_CYCLES 3000
   AddrW=2 Sets=1 Ways=1 CountW=1 IncQueue=1 Batch=1 FlushCycles=1)
 
+htm_block(htm_cat
+  PORTS htm::golden::CatPorts
+  BENCH htm::tb::CatBench
+  BENCH_HEADER htm/tb/benches/cat_bench.h
+  DEF golden/include/htm/golden/ports/htm_cat.def)
+
+# Early conflict resolution's Conflict Address Table of a SIMT core: 3072 entries (1024 sets x
+# 3 ways) of a 30-bit word address and two bits (12 KB), four lookup ports (a 32-lane warp in
+# 8 cycles), messages of 8 deltas.
+htm_config(htm_cat default KEEP_MEMORIES
+  AddrW=30 Sets=1024 Ways=3 NumPorts=4 WarpSize=32 Batch=8)
+# Small: 4 sets of 2 ways fill at once; an 8-lane warp on 3 ports (groups of 3, 3, 2).
+htm_config(htm_cat small NETLIST_CYCLES 3000
+  AddrW=8 Sets=4 Ways=2 NumPorts=3 WarpSize=8 Batch=3)
+# Degenerate: one entry, one lane, one port, unbatched messages.
+htm_config(htm_cat one NETLIST_CYCLES 3000
+  AddrW=2 Sets=1 Ways=1 NumPorts=1 WarpSize=1 Batch=1)
+
 htm_block(htm_lds_wf_ctrl
   PORTS htm::golden::LdsWfCtrlPorts
   BENCH htm::tb::LdsWfCtrlBench
