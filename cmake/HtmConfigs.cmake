@@ -230,6 +230,21 @@ htm_config(htm_cat small NETLIST_CYCLES 3000
 htm_config(htm_cat one NETLIST_CYCLES 3000
   AddrW=2 Sets=1 Ways=1 NumPorts=1 WarpSize=1 Batch=1)
 
+htm_block(htm_intra_warp_cd
+  PORTS htm::golden::IntraWarpCdPorts
+  BENCH htm::tb::IntraWarpCdBench
+  BENCH_HEADER htm/tb/benches/intra_warp_cd_bench.h
+  DEF golden/include/htm/golden/ports/htm_intra_warp_cd.def)
+
+# WarpTM's intra-warp conflict detection: a 32-lane warp, the 4096-entry ownership table of the
+# early-CR paper (Table 1), four banks (lanes per cycle, as the CAT's four ports).
+htm_config(htm_intra_warp_cd default LONG_NETLIST LONG_SYNTH KEEP_MEMORIES
+  AddrW=30 WarpSize=32 Entries=4096 Banks=4)
+# Small: an 8-lane warp on a 16-entry table in two banks: aliasing and bank conflicts.
+htm_config(htm_intra_warp_cd small NETLIST_CYCLES 3000 AddrW=8 WarpSize=8 Entries=16 Banks=2)
+# Degenerate: one lane, a two-entry table, one bank.
+htm_config(htm_intra_warp_cd one NETLIST_CYCLES 3000 AddrW=2 WarpSize=1 Entries=2 Banks=1)
+
 htm_block(htm_lds_wf_ctrl
   PORTS htm::golden::LdsWfCtrlPorts
   BENCH htm::tb::LdsWfCtrlBench
