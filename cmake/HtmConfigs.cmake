@@ -245,6 +245,19 @@ htm_config(htm_intra_warp_cd small NETLIST_CYCLES 3000 AddrW=8 WarpSize=8 Entrie
 # Degenerate: one lane, a two-entry table, one bank.
 htm_config(htm_intra_warp_cd one NETLIST_CYCLES 3000 AddrW=2 WarpSize=1 Entries=2 Banks=1)
 
+htm_block(htm_pag_check
+  PORTS htm::golden::PagCheckPorts
+  BENCH htm::tb::PagCheckBench
+  BENCH_HEADER htm/tb/benches/pag_check_bench.h
+  DEF golden/include/htm/golden/ports/htm_pag_check.def)
+
+# Pause-and-Go check: a 32-lane warp with 30-bit word addresses (the CAT's lookup port).
+htm_config(htm_pag_check default AddrW=30 WarpSize=32)
+# Small: a 4-lane warp, every lane hitting often.
+htm_config(htm_pag_check small AddrW=4 WarpSize=4)
+# Degenerate: one lane (it never pauses), one address bit.
+htm_config(htm_pag_check one AddrW=1 WarpSize=1)
+
 htm_block(htm_lds_wf_ctrl
   PORTS htm::golden::LdsWfCtrlPorts
   BENCH htm::tb::LdsWfCtrlBench

@@ -16,6 +16,7 @@
 
 #include "htm/enums.h"
 #include "htm/golden/intra_warp_cd_model.h"
+#include "htm/tb/benches/cat_responder.h"
 #include "htm/tb/stimulus.h"
 
 namespace htm::tb {
@@ -28,7 +29,7 @@ class IntraWarpCdBench {
   using Out = golden::IntraWarpCdOut;
 
   IntraWarpCdBench(const golden::IntraWarpCdParams& p, uint64_t seed)
-      : p_(p), rng_(seed), all_(golden::LowMask(p.warp_size)) {
+      : p_(p), rng_(seed), all_(golden::LowMask(p.warp_size)), cat_({p.warp_size, 9, 0, 0}) {
     const int n = p_.entries + 4 < 64 ? p_.entries + 4 : 64;
     for (int i = 0; i < n; ++i) {
       pool_.push_back(rng_.Bits(p_.addr_w));
@@ -39,8 +40,7 @@ class IntraWarpCdBench {
   void OnReset() {
     cmds_.clear();
     cur_ = In{};
-    cat_wait_ = -1;
-    cat_mask_ = 0;
+    cat_.Reset();
   }
 
   In Next() {
@@ -54,10 +54,7 @@ class IntraWarpCdBench {
       in.cmd_valid = 1;
     }
     cur_ = in;
-    // The CAT.
-    in.cat_req_ready = cat_wait_ < 0 && rng_.Chance(2, 3);
-    in.cat_rsp_valid = cat_wait_ == 0;
-    in.cat_rsp_hit = cat_wait_ == 0 ? rng_.Bits(p_.warp_size) & cat_mask_ : 0;
+    cat_.Drive(rng_, in);
     return in;
   }
 
@@ -65,15 +62,7 @@ class IntraWarpCdBench {
     if (in.cmd_valid && out.cmd_ready) {
       cur_ = In{};
     }
-    if (cat_wait_ == 0) {
-      cat_wait_ = -1;
-    } else if (cat_wait_ > 0) {
-      --cat_wait_;
-    }
-    if (out.cat_req_valid && in.cat_req_ready) {
-      cat_wait_ = static_cast<int>(rng_.Below(9));
-      cat_mask_ = out.cat_req_mask;
-    }
+    cat_.Observe(rng_, in, out);
   }
 
  private:
@@ -131,8 +120,7 @@ class IntraWarpCdBench {
   std::vector<uint64_t> pool_;
   std::vector<In> cmds_;
   In cur_;
-  int cat_wait_ = -1;
-  uint64_t cat_mask_ = 0;
+  CatResponder cat_;
 };
 
 }  // namespace htm::tb
