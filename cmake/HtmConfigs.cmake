@@ -258,6 +258,20 @@ htm_config(htm_pag_check small AddrW=4 WarpSize=4)
 # Degenerate: one lane (it never pauses), one address bit.
 htm_config(htm_pag_check one AddrW=1 WarpSize=1)
 
+htm_block(htm_tx_simt_stack
+  PORTS htm::golden::TxSimtStackPorts
+  BENCH htm::tb::TxSimtStackBench
+  BENCH_HEADER htm/tb/benches/tx_simt_stack_bench.h
+  DEF golden/include/htm/golden/ports/htm_tx_simt_stack.def)
+
+# The transaction-aware SIMT stack of a 32-lane warp: 16 entries, 32-bit PCs, a 10-bit Log
+# Index.
+htm_config(htm_tx_simt_stack default LONG_SYNTH WarpSize=32 Depth=16 PcW=32 LogW=10)
+# Small: the eight threads of the paper's Figures 6 and 7, 6 entries (overflows happen).
+htm_config(htm_tx_simt_stack small WarpSize=8 Depth=6 PcW=12 LogW=4)
+# Degenerate: one lane and the three entries a transaction needs.
+htm_config(htm_tx_simt_stack one WarpSize=1 Depth=3 PcW=4 LogW=1)
+
 htm_block(htm_lds_wf_ctrl
   PORTS htm::golden::LdsWfCtrlPorts
   BENCH htm::tb::LdsWfCtrlBench
