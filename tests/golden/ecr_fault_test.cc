@@ -2,10 +2,10 @@
 //
 // End-to-end fault injection on the early-conflict-resolution path, golden models: a commit
 // unit's RCT turns random increments and decrements into CAT messages; the messages reach a
-// SIMT core's CAT through a faulty channel (messages dropped, duplicated, delayed past later
-// ones, spurious deltas added); the core's Pause-and-Go check and intra-warp conflict
+// SIMT core's CAT 25 cycles later through a faulty channel (messages dropped, duplicated, delayed
+// past later ones, spurious deltas added); the core's Pause-and-Go check and intra-warp conflict
 // detection (with Early-Abort) look their lanes up in that CAT. The same core runs beside it
-// on a clean channel, with the same instructions and commits. Every cycle:
+// on a clean channel of 5 cycles, with the same instructions and commits. Every cycle:
 //   * the two cores' outputs are equal but for which lanes the CAT reports and, from that,
 //     which lanes pause, go on, abort early or are spared: faults never change the timing or
 //     the protocol of any block;
@@ -14,6 +14,7 @@
 //     and every intra-warp result aborts only lanes the table or the CAT reported.
 #include <cstdint>
 #include <deque>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "htm/configs/htm_cat.h"
 #include "htm/configs/htm_intra_warp_cd.h"
 #include "htm/configs/htm_rct.h"
+#include "htm/golden/cat_channel.h"
 #include "htm/golden/cat_model.h"
 #include "htm/golden/intra_warp_cd_model.h"
 #include "htm/golden/pag_check_model.h"
@@ -41,27 +43,27 @@ struct Core {
   CatModel cat;
   PagCheckModel pag;
   IntraWarpCdModel iw;
-  std::deque<Msg> inbox;
+  CatChannel chan;         // from the RCT, with the interconnect's latency
   std::deque<int> owners;  // the client of each lookup in flight: 0 Pause-and-Go, 1 intra-warp
   CatOut cat_o;
   PagCheckOut pag_o;
   IntraWarpCdOut iw_o;
 
-  Core(const CatParams& c, const PagCheckParams& g, const IntraWarpCdParams& w)
-      : cat(c), pag(g), iw(w) {}
+  Core(const CatParams& c, const PagCheckParams& g, const IntraWarpCdParams& w, int latency)
+      : cat(c), pag(g), iw(w), chan(1, latency) {}
 
   // One cycle with the clients' commands `pi` and `wi` (their CAT fields are set here).
-  void Cycle(PagCheckIn pi, IntraWarpCdIn wi) {
+  void Cycle(uint64_t now, PagCheckIn pi, IntraWarpCdIn wi) {
     pi.cat_req_ready = pi.cat_rsp_valid = pi.cat_rsp_hit = 0;
     wi.cat_req_ready = wi.cat_rsp_valid = wi.cat_rsp_hit = 0;
     const PagCheckOut pg0 = pag.Eval(pi);  // requests depend on registers only
     const IntraWarpCdOut iw0 = iw.Eval(wi);
     CatIn ci;
-    if (!inbox.empty()) {
+    if (chan.Ready(0, now)) {
       ci.msg_valid = 1;
-      ci.msg_count = inbox.front().size();
-      for (size_t d = 0; d < inbox.front().size(); ++d) {
-        ci.msg_dlt[d] = inbox.front()[d];
+      ci.msg_count = chan.Front(0).size();
+      for (size_t d = 0; d < chan.Front(0).size(); ++d) {
+        ci.msg_dlt[d] = chan.Front(0)[d];
       }
     }
     const int grant = pg0.cat_req_valid ? 0 : iw0.cat_req_valid ? 1 : -1;
@@ -99,7 +101,7 @@ struct Core {
       owners.push_back(grant);
     }
     if (ci.msg_valid && cat_o.msg_ready) {
-      inbox.pop_front();
+      chan.Pop(0);
     }
     cat.Tick(ci);
     pag.Tick(pi);
@@ -121,7 +123,7 @@ TEST(EcrFaults, FaultyDeltasOnlyChangeWhichLanesPauseOrAbort) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     tb::Rng rng(seed);
     RctModel rct(rp);
-    Core clean(cp, gp, wp), faulty(cp, gp, wp);
+    Core clean(cp, gp, wp, 5), faulty(cp, gp, wp, 25);  // the paper's 5 to 25 cycles
     tb::PagCheckBench pag_bench(gp, seed + 10);
     tb::IntraWarpCdBench iw_bench(wp, seed + 20);
     std::vector<uint64_t> live;    // words the commit unit holds (incremented, not decremented)
@@ -130,6 +132,7 @@ TEST(EcrFaults, FaultyDeltasOnlyChangeWhichLanesPauseOrAbort) {
     int faults = 0, pauses_differ = 0, aborts_differ = 0, decisions = 0, results = 0;
 
     for (int cycle = 0; cycle < 60000; ++cycle) {
+      const uint64_t now = static_cast<uint64_t>(cycle);
       // The commit unit: increments of words the core touches (or others), decrements of
       // live words.
       RctIn ri;
@@ -153,14 +156,14 @@ TEST(EcrFaults, FaultyDeltasOnlyChangeWhichLanesPauseOrAbort) {
       rct.Tick(ri);
       if (ro.msg_valid) {
         Msg m(ro.msg_dlt.begin(), ro.msg_dlt.begin() + static_cast<long>(ro.msg_count));
-        clean.inbox.push_back(m);
+        clean.chan.Send(now, m);
         // The faulty channel.
         const uint32_t f = static_cast<uint32_t>(rng.Below(12));
         if (f == 0) {
           ++faults;  // dropped
         } else if (f == 1) {
-          faulty.inbox.push_back(m);  // duplicated
-          faulty.inbox.push_back(m);
+          faulty.chan.Send(now, m);  // duplicated
+          faulty.chan.Send(now, m);
           ++faults;
         } else if (f == 2) {
           delayed.push_back(m);  // overtaken by later messages
@@ -168,22 +171,22 @@ TEST(EcrFaults, FaultyDeltasOnlyChangeWhichLanesPauseOrAbort) {
         } else if (f == 3) {
           Msg s = m;  // a spurious delta replaces one
           s[rng.Below(s.size())] = rng.Bits(cp.addr_w + 2);
-          faulty.inbox.push_back(s);
+          faulty.chan.Send(now, s);
           ++faults;
         } else {
-          faulty.inbox.push_back(m);
+          faulty.chan.Send(now, m);
         }
       }
       if (!delayed.empty() && rng.Chance(1, 20)) {
-        faulty.inbox.push_back(delayed.front());
+        faulty.chan.Send(now, delayed.front());
         delayed.pop_front();
       }
 
       // The core's instructions and commits, the same for both cores.
       const PagCheckIn pi = pag_bench.Next();
       const IntraWarpCdIn wi = iw_bench.Next();
-      clean.Cycle(pi, wi);
-      faulty.Cycle(pi, wi);
+      clean.Cycle(now, pi, wi);
+      faulty.Cycle(now, pi, wi);
       // The benches see the faulty core (its handshakes must equal the clean core's).
       PagCheckIn pi_seen = pi;
       IntraWarpCdIn wi_seen = wi;
@@ -243,6 +246,24 @@ TEST(EcrFaults, FaultyDeltasOnlyChangeWhichLanesPauseOrAbort) {
     EXPECT_GT(pauses_differ, 0) << "faults never changed a pause";
     EXPECT_GT(aborts_differ, 0) << "faults never changed an early abort";
   }
+}
+
+TEST(CatChannel, DeliversEveryMessageToEveryCoreAfterTheLatencyInOrder) {
+  CatChannel ch(3, 7);
+  ch.Send(10, {1, 2});
+  ch.Send(11, {3});
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_FALSE(ch.Ready(c, 16));
+    EXPECT_TRUE(ch.Ready(c, 17));
+  }
+  EXPECT_EQ(ch.Front(1), (CatChannel::Msg{1, 2}));
+  ch.Pop(1);
+  EXPECT_FALSE(ch.Ready(1, 17)) << "the second message arrives a cycle later";
+  EXPECT_TRUE(ch.Ready(1, 18));
+  EXPECT_EQ(ch.Front(1), (CatChannel::Msg{3}));
+  EXPECT_EQ(ch.InFlight(0), 2u) << "a core that takes nothing keeps its messages";
+  EXPECT_THROW(CatChannel(0, 5), std::invalid_argument);
+  EXPECT_THROW(CatChannel(2, -1), std::invalid_argument);
 }
 
 }  // namespace
