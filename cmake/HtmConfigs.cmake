@@ -354,7 +354,7 @@ htm_config(htm_lds_tm smalldcd NETLIST_CYCLES 3000
   Mode=LdsCdDcd Sel=LdsSelSingleDesc NumBanks=2 BankWords=12 WgSize=12 WfSize=4
   MaxDepth=1 NumBuf=1)
 # smallprw's netlist (8 banks, 8 wavefronts: 16 CPU-minutes of Yosys and C++) runs with HTM_LONG.
-htm_config(htm_lds_tm smallprw LONG_NETLIST NETLIST_CYCLES 3000
+htm_config(htm_lds_tm smallprw LONG_NETLIST LONG_SYNTH NETLIST_CYCLES 3000
   Mode=LdsCdDcdPrw Sel=LdsSelSingleAsc NumBanks=8 BankWords=4 WgSize=16 WfSize=8
   MaxDepth=3 NumBuf=4)
 # Degenerate: one bank of four words, one work-item, one buffer.
