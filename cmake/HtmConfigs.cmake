@@ -265,8 +265,9 @@ htm_block(htm_tx_simt_stack
   DEF golden/include/htm/golden/ports/htm_tx_simt_stack.def)
 
 # The transaction-aware SIMT stack of a 32-lane warp: 16 entries, 32-bit PCs, a 10-bit Log
-# Index.
-htm_config(htm_tx_simt_stack default LONG_SYNTH WarpSize=32 Depth=16 PcW=32 LogW=10)
+# Index. router1 made no headway on its congestion after 20 CPU-minutes: routed with router2.
+htm_config(htm_tx_simt_stack default LONG_SYNTH ROUTER router2
+  WarpSize=32 Depth=16 PcW=32 LogW=10)
 # Small: the eight threads of the paper's Figures 6 and 7, 6 entries (overflows happen).
 htm_config(htm_tx_simt_stack small WarpSize=8 Depth=6 PcW=12 LogW=4)
 # Degenerate: one lane and the three entries a transaction needs.
