@@ -40,6 +40,14 @@ regress:
 	  -j$(JOBS) -L '^(lockstep|netlist)$$'
 	for seed in 1 2 3 4 5 6 7 8; do \
 	  $(BUILD)-long/sim/htmsim --cycles 1000000 --seed $$seed || exit 1; done
+	for seed in 1 2 3 4; do \
+	  for cfg in default small; do \
+	    $(BUILD)-long/sim/htm_si oracle --config $$cfg --histories 1000000 --seed $$seed \
+	      || exit 1; done; \
+	  $(BUILD)-long/sim/htm_si oracle --config one --slots 2 --histories 1000000 \
+	    --seed $$seed || exit 1; \
+	  $(BUILD)-long/sim/htm_si oracle --slots 8 --instances 24 --addresses 8 \
+	    --write-percent 25 --histories 1000000 --seed $$seed || exit 1; done
 	for seed in 1 2 3 4 5 6 7 8; do \
 	  $(BUILD)-long/sim/htm_cu_system --config small --units 2 --cores 4 \
 	    --transactions 1000000 --seed $$seed || exit 1; \

@@ -273,6 +273,22 @@ htm_config(htm_tx_simt_stack small WarpSize=8 Depth=6 PcW=12 LogW=4)
 # Degenerate: one lane and the three entries a transaction needs.
 htm_config(htm_tx_simt_stack one WarpSize=1 Depth=3 PcW=4 LogW=1)
 
+htm_block(htm_postdate
+  PORTS htm::golden::PostdatePorts
+  BENCH htm::tb::PostdateBench
+  BENCH_HEADER htm/tb/benches/postdate_bench.h
+  DEF golden/include/htm/golden/ports/htm_postdate.def)
+
+# Snapshot isolation's post-dating unit at the paper's size (4.3): 1024 transaction slots,
+# 24-bit logical timestamps, increment 10. Its netlist keeps the five 1024-word tables as
+# arrays (as flip-flops they are 128 000 of them, minutes of C++ compilation).
+htm_config(htm_postdate default KEEP_MEMORIES NumTx=1024 TsW=24 Inc=10)
+# Small: five slots (not a power of two: slot numbers 5-7 are bad), 8-bit timestamps that
+# overflow within a few hundred operations.
+htm_config(htm_postdate small NumTx=5 TsW=8 Inc=10)
+# Degenerate: two slots, 3-bit timestamps, increment 1 (midpoints run out of room at once).
+htm_config(htm_postdate one NumTx=2 TsW=3 Inc=1)
+
 htm_block(htm_lds_wf_ctrl
   PORTS htm::golden::LdsWfCtrlPorts
   BENCH htm::tb::LdsWfCtrlBench
