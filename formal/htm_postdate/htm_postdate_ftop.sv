@@ -146,7 +146,6 @@ module htm_postdate_ftop #(
   end
 
   `HTM_COVER(Loop_C, applied && res_loop)
-  `HTM_COVER(Overflow_C, res_valid && res_ovf)
   `HTM_COVER(QueriedPdts_C, applied && res_kind == htm_pkg::PdOpQuery && res_pdts_set)
   `HTM_COVER(CommittedPred_C, applied && res_kind == htm_pkg::PdOpEdge && res_committed)
 
