@@ -289,6 +289,20 @@ htm_config(htm_postdate small NumTx=5 TsW=8 Inc=10)
 # Degenerate: two slots, 3-bit timestamps, increment 1 (midpoints run out of room at once).
 htm_config(htm_postdate one NumTx=2 TsW=3 Inc=1)
 
+htm_block(htm_writer_table
+  PORTS htm::golden::WriterTablePorts
+  BENCH htm::tb::WriterTableBench
+  BENCH_HEADER htm/tb/benches/writer_table_bench.h
+  DEF golden/include/htm/golden/ports/htm_writer_table.def)
+
+# Snapshot isolation's Writer Table at the paper's size (4.3): 3000 entries of a 30-bit block
+# address and a 10-bit writer, as 1000 sets of 3 ways (15 KB).
+htm_config(htm_writer_table default KEEP_MEMORIES AddrW=30 TxW=10 Sets=1000 Ways=3)
+# Small: 3 sets (not a power of two) of 2 ways fill at once; 3-bit transaction ids.
+htm_config(htm_writer_table small AddrW=6 TxW=3 Sets=3 Ways=2)
+# Degenerate: one entry.
+htm_config(htm_writer_table one AddrW=1 TxW=1 Sets=1 Ways=1)
+
 htm_block(htm_lds_wf_ctrl
   PORTS htm::golden::LdsWfCtrlPorts
   BENCH htm::tb::LdsWfCtrlBench
