@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The Version Index Table of snapshot isolation (003_..., 3, Figures 4-6), untimed: the
+// functional reference for the RTL block htm_version_index (not written yet; docs/si.md).
+// Versioned regions (start, length, relocated base) with up to `versions` versions each; a
+// version has a state (Figure 4: S1 being copied, S2 being written, S3 readable, S4 recycled;
+// or free), a creation time and a reference count. Version k of a region occupies
+// [start + k * stride, start + k * stride + length); the space versions 1.. displace is
+// relocated to the region's relocated base (Figure 5).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace htm::golden {
+
+struct VersionIndexParams {
+  int addr_w = 32;            // byte address width
+  int ts_w = 32;              // creation time width (4.3: 8 x 32-bit creation times)
+  int regions = 42;           // 4.3: 1 KB holds 42 regions
+  int versions = 8;           // Table 2: 8 concurrently active versions
+  uint64_t stride = 0x10000;  // bytes between versions (Figure 6: 0x800000 -> 0x810000)
+};
+
+/// Empty when the parameters are legal, else a message naming the bad parameter.
+std::string CheckVersionIndexParams(const VersionIndexParams& p);
+
+enum class VState : uint8_t { kFree, kS1, kS2, kS3, kS4 };
+
+struct VVersion {
+  VState state = VState::kFree;
+  uint64_t created = 0;
+  uint64_t refs = 0;
+};
+
+struct VRegion {
+  bool valid = false;
+  uint64_t start = 0, length = 0, reloc = 0;
+  std::vector<VVersion> v;
+};
+
+/// How an access is served.
+struct VAccess {
+  enum Kind { kNormal, kVersioned, kRelocated, kNoVersion } kind = kNormal;
+  int region = -1, version = -1;
+  uint64_t phys = 0;
+};
+
+class VersionIndexTable {
+ public:
+  /// Throws std::invalid_argument on bad parameters.
+  explicit VersionIndexTable(const VersionIndexParams& p);
+
+  void Reset();
+  /// A new versioned region; version 0 is readable (S3) from time 0 (3: "Version 0 ... will
+  /// enter state S3 by definition"). -1 when the table is full, the length is 0 or above the
+  /// stride, or its versions or relocated space overlap another region's.
+  int AddRegion(uint64_t start, uint64_t length, uint64_t reloc);
+  /// An access: a versioned one inside a region reads the latest S3 version created at or
+  /// before `ts` (kNoVersion if none); an access to space a version displaces is relocated;
+  /// anything else is normal.
+  VAccess Translate(uint64_t addr, uint64_t ts, bool versioned) const;
+  /// Figure 4: a free (or recycled) version starts being copied from the newest S3 version
+  /// (S1); -1 when every version is in use.
+  int BeginCopy(int region);
+  /// S1 -> S2: the copy is done, the warp's commits write to it.
+  bool CopyDone(int region, int version);
+  /// S2 -> S3 with its creation time. A time that does not fit (overflow, 4.3) invalidates
+  /// every version but the newest readable one, which becomes the version of time 0, and
+  /// returns false: every transaction must abort.
+  bool Publish(int region, int version, uint64_t ts);
+  /// A transaction starts reading the region at `ts`: the version it reads gains a reference.
+  int Acquire(int region, uint64_t ts);
+  /// The transaction committed or aborted: the reference goes; an S3 version with no
+  /// references that is not the newest is recycled (S4).
+  bool Release(int region, int version);
+
+  const VRegion& region(int r) const { return regions_[static_cast<size_t>(r)]; }
+  /// Test support: set a version directly (Figure 6's table).
+  void SetVersion(int region, int version, VState s, uint64_t created, uint64_t refs);
+
+ private:
+  int Newest(const VRegion& r) const;
+  void Recycle(VRegion& r);
+
+  VersionIndexParams p_;
+  std::vector<VRegion> regions_;
+};
+
+}  // namespace htm::golden
