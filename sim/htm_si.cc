@@ -43,7 +43,8 @@ bool InRange(const char* name, int v, int lo, int hi) {
 
 int main(int argc, char** argv) {
   std::string cmd, config = "default";
-  uint64_t histories = 100000, seed = 1;
+  int64_t histories = 100000;  // signed, so that a negative count is refused, not wrapped
+  uint64_t seed = 1;
   htm::golden::SiHistoryShape shape;
   po::options_description desc("Options");
   desc.add_options()("help,h", "print this help and exit")(
@@ -94,6 +95,10 @@ int main(int argc, char** argv) {
               << "' (htm_postdate has default, small, one)\n";
     return 2;
   }
+  if (histories < 1) {
+    std::cerr << "htm_si: --histories must be at least 1, got " << histories << "\n";
+    return 2;
+  }
   if (!InRange("slots", shape.slots, 2, p->num_tx) ||
       !InRange("instances", shape.instances, 1, 100000) ||
       !InRange("addresses", shape.addresses, 1, 100000) ||
@@ -104,7 +109,7 @@ int main(int argc, char** argv) {
   }
   uint64_t miss_seed = 0;
   const htm::golden::SiOracleStats st =
-      htm::golden::RunSiOracle(*p, shape, histories, seed, true, &miss_seed);
+      htm::golden::RunSiOracle(*p, shape, static_cast<uint64_t>(histories), seed, true, &miss_seed);
   const uint64_t acyclic = st.histories - st.cyclic;
   std::printf("htm_postdate/%s: %llu histories (%d slots, %d transactions, %d words), %llu edges\n",
               config.c_str(), static_cast<unsigned long long>(st.histories), shape.slots,
