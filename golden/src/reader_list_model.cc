@@ -6,7 +6,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "htm/enums.h"
 #include "htm/golden/ports.h"
 #include "htm/golden/sig_model.h"
 
@@ -48,13 +47,7 @@ void ReaderListTable::Reset() {
 }
 
 int ReaderListTable::PrimarySet(uint64_t addr) const {
-  if (p_.sets == 1) {
-    return 0;
-  }
-  const uint64_t h =
-      SigHashIndex(SigHash::kH3, p_.addr_w, IdxWidth(p_.sets), 0, addr & LowMask(p_.addr_w));
-  const auto sets = static_cast<uint64_t>(p_.sets);
-  return static_cast<int>(h >= sets ? h - sets : h);
+  return static_cast<int>(SigFoldedSet(p_.addr_w, p_.sets, addr));
 }
 
 int ReaderListTable::LeafSet(uint64_t addr, int pos) const {

@@ -30,6 +30,15 @@ uint64_t SigHashIndex(htm::SigHash kind, int addr_w, int idx_w, int h, uint64_t 
   return idx;
 }
 
+uint64_t SigFoldedSet(int addr_w, int sets, uint64_t addr) {
+  if (sets == 1) {
+    return 0;
+  }
+  const uint64_t h = SigHashIndex(htm::SigHash::kH3, addr_w, SigIdxWidth(sets), 0, addr);
+  const auto n = static_cast<uint64_t>(sets);
+  return h >= n ? h - n : h;
+}
+
 namespace {
 
 std::string CheckCommon(int addr_w, int num_hashes, int slots, htm::SigHash kind) {

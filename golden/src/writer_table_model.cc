@@ -24,13 +24,7 @@ std::string CheckWriterTableParams(const WriterTableParams& p) {
 }
 
 uint64_t WriterTableSet(const WriterTableParams& p, uint64_t addr) {
-  if (p.sets == 1) {
-    return 0;
-  }
-  const uint64_t h =
-      SigHashIndex(SigHash::kH3, p.addr_w, IdxWidth(p.sets), 0, addr & LowMask(p.addr_w));
-  const auto sets = static_cast<uint64_t>(p.sets);
-  return h >= sets ? h - sets : h;
+  return SigFoldedSet(p.addr_w, p.sets, addr);
 }
 
 namespace {

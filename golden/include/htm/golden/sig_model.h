@@ -35,6 +35,11 @@ int SigIdxWidth(int slots);
 /// Hash `h` of `addr` (htm_sig_hash): an index in [0, 2**idx_w).
 uint64_t SigHashIndex(htm::SigHash kind, int addr_w, int idx_w, int h, uint64_t addr);
 
+/// The set of `addr` in a table of `sets` sets (any number): the first H3 hash of
+/// idx_width(sets) bits, a hash h >= sets folded to h - sets (0 when sets is 1), as
+/// htm_writer_table indexes its table.
+uint64_t SigFoldedSet(int addr_w, int sets, uint64_t addr);
+
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckSigParams(const SigParams& p);
 std::string CheckSigRecencyParams(const SigRecencyParams& p);

@@ -22,7 +22,7 @@ namespace htm::golden {
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckWriterTableParams(const WriterTableParams& p);
 
-/// The set of an address: the H3 hash, folded into 0..Sets-1 (h >= Sets takes h - Sets).
+/// The set of an address: SigFoldedSet (the H3 hash folded into 0..Sets-1).
 uint64_t WriterTableSet(const WriterTableParams& p, uint64_t addr);
 
 struct WtWay {
