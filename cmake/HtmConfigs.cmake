@@ -303,6 +303,27 @@ htm_config(htm_writer_table small AddrW=6 TxW=3 Sets=3 Ways=2)
 # Degenerate: one entry.
 htm_config(htm_writer_table one AddrW=1 TxW=1 Sets=1 Ways=1)
 
+htm_block(htm_reader_list
+  PORTS htm::golden::ReaderListPorts
+  BENCH htm::tb::ReaderListBench
+  BENCH_HEADER htm/tb/benches/reader_list_bench.h
+  DEF golden/include/htm/golden/ports/htm_reader_list.def)
+
+# Snapshot isolation's Scalable Reader List at the paper's size (4.3): 87 856 entries of 69 bits
+# (740 KB) as 21 964 sets of 4 ways, 1024 transactions in 32 leaves of 32. Its 6 Mbit table is
+# larger than the largest ECP5's block RAM (3.7 Mbit): synthesized in make fpga, not placed.
+# The clearing after reset takes 21 964 cycles, so the netlist test runs 60 000.
+htm_config(htm_reader_list default LONG_SYNTH KEEP_MEMORIES CYCLES 400000 NETLIST_CYCLES 60000
+  AddrW=30 TxW=10 LeafW=32 Sets=21964 Ways=4)
+# The paper's entry on an ECP5-85: 16 384 entries (4 096 sets of 4 ways, 64 DP16KD), for Fmax.
+htm_config(htm_reader_list fpga NO_NETLIST CYCLES 100000
+  AddrW=30 TxW=10 LeafW=32 Sets=4096 Ways=4)
+# Small: 16 transactions in four leaves of four, 3 sets (not a power of two) of 2 ways: leaf
+# sets wrap around and conversions find them full.
+htm_config(htm_reader_list small CYCLES 200000 NETLIST_CYCLES 20000 AddrW=5 TxW=4 LeafW=4 Sets=3 Ways=2)
+# Degenerate: one set of three entries, four transactions in two leaves of two.
+htm_config(htm_reader_list one CYCLES 200000 NETLIST_CYCLES 20000 AddrW=1 TxW=2 LeafW=2 Sets=1 Ways=3)
+
 htm_block(htm_lds_wf_ctrl
   PORTS htm::golden::LdsWfCtrlPorts
   BENCH htm::tb::LdsWfCtrlBench

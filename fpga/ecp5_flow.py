@@ -61,6 +61,20 @@ def write_wrapper(path, top, ports, params):
                 '\n  );\nendmodule\n')
 
 
+# LFE5U-85F: 208 sysMEM blocks (DP16KD) of 18 Kbit.
+DEVICE_DP16KD = 208
+# Exit status of a design too large to place: CTest reports the test as skipped (the
+# fpga tests set SKIP_RETURN_CODE), with the message above.
+SKIP_RC = 77
+
+
+def write_report(a, name, report):
+    out = os.path.join(a.report, f'{name}.json')
+    with open(out, 'w') as f:
+        json.dump(report, f, indent=1, sort_keys=True)
+        f.write('\n')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--yosys', required=True)
@@ -130,6 +144,13 @@ def main():
               'wires_only': luts + ffs == 0,
               'lut4': luts, 'ff': ffs, 'bram_dp16kd': brams, 'lutram_dpr16x4': lutram,
               'ccu2c': carry, 'synth_seconds': round(t_synth, 1)}
+    fits = brams <= DEVICE_DP16KD
+    report['fits_device'] = fits
+    if not a.synth_only and not fits:
+        write_report(a, name, report)
+        print(f'{a.top}/{a.config}: does not fit the {report["device"]}: {brams} DP16KD of '
+              f'{DEVICE_DP16KD}; not placed', file=sys.stderr)
+        sys.exit(SKIP_RC)
     if not a.synth_only:
         pnr_report = os.path.join(work, f'{name}.pnr.json')
         t_pnr = run([a.nextpnr, '--85k', '--speed', '8', '--package', 'CABGA381',
@@ -146,10 +167,7 @@ def main():
         report['pnr_seconds'] = round(t_pnr, 1)
         util = pnr.get('utilization', {})
         report['pnr_comb_cells_wrapped'] = util.get('TRELLIS_COMB', {}).get('used')
-    out = os.path.join(a.report, f'{name}.json')
-    with open(out, 'w') as f:
-        json.dump(report, f, indent=1, sort_keys=True)
-        f.write('\n')
+    write_report(a, name, report)
     figures = ', '.join(f'{k} {v}' for k, v in sorted(report.items()) if k not in ('top', 'config'))
     print(f'{a.top}/{a.config}: {figures}')
     if luts + ffs == 0:

@@ -27,6 +27,8 @@ def main():
     for (top, cfg), r in sorted(rows.items()):
         fmax = r.get('fmax_mhz')
         fmax = '–' if fmax is None else f'{fmax:.1f}'
+        if r.get('fits_device') is False:
+            fmax = 'does not fit'
         print(f"| {top} / {cfg} | {r['lut4']} | {r['ff']} | {r['bram_dp16kd']} | "
               f"{r['lutram_dpr16x4']} | {r['ccu2c']} | {fmax} |")
     return 0

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -15,7 +16,7 @@ namespace {
 constexpr size_t kMaxSharers = 3;  // Figure 10: 1 to 3 plain sharer ids
 }  // namespace
 
-std::string CheckReaderListParams(const ReaderListParams& p) {
+std::string CheckReaderListTableParams(const ReaderListTableParams& p) {
   if (p.addr_w < 1 || p.addr_w > 62) {
     return "AddrW must be in 1..62, got " + std::to_string(p.addr_w);
   }
@@ -34,8 +35,8 @@ std::string CheckReaderListParams(const ReaderListParams& p) {
   return "";
 }
 
-ReaderListTable::ReaderListTable(const ReaderListParams& p) : p_(p) {
-  if (std::string err = CheckReaderListParams(p); !err.empty()) {
+ReaderListTable::ReaderListTable(const ReaderListTableParams& p) : p_(p) {
+  if (std::string err = CheckReaderListTableParams(p); !err.empty()) {
     throw std::invalid_argument("htm_reader_list: " + err);
   }
   Reset();
@@ -269,6 +270,207 @@ std::vector<uint64_t> ReaderListTable::Enumerate(uint64_t addr) const {
 RlType ReaderListTable::TypeOf(uint64_t addr) const {
   const RlEntry* prim = Primary(addr & LowMask(p_.addr_w));
   return prim == nullptr ? RlType::kUnused : prim->type;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cycle-exact model
+// ---------------------------------------------------------------------------------------------
+
+std::string CheckReaderListParams(const ReaderListParams& p) {
+  if (p.addr_w < 1 || p.addr_w > 62) {
+    return "AddrW must be in 1..62, got " + std::to_string(p.addr_w);
+  }
+  if (p.leaf_w < 2 || p.leaf_w > 64 || (p.leaf_w & (p.leaf_w - 1)) != 0) {
+    return "LeafW must be a power of two in 2..64, got " + std::to_string(p.leaf_w);
+  }
+  if (p.tx_w < 2 || p.tx_w > 12 || (1 << p.tx_w) <= p.leaf_w ||
+      (1 << p.tx_w) > p.leaf_w * p.leaf_w) {
+    return "TxW must be in 2..12 with LeafW < 2^TxW <= LeafW^2, got " + std::to_string(p.tx_w);
+  }
+  if (p.sets < 1 || p.sets > 65536) {
+    return "Sets must be in 1..65536, got " + std::to_string(p.sets);
+  }
+  if (p.ways < 1 || p.ways > 16) {
+    return "Ways must be in 1..16, got " + std::to_string(p.ways);
+  }
+  return "";
+}
+
+namespace {
+ReaderListTableParams TableParams(const ReaderListParams& p) {
+  if (std::string err = CheckReaderListParams(p); !err.empty()) {
+    throw std::invalid_argument("htm_reader_list: " + err);
+  }
+  ReaderListTableParams t;
+  t.addr_w = p.addr_w;
+  t.num_tx = 1 << p.tx_w;
+  t.leaf_w = p.leaf_w;
+  t.sets = p.sets;
+  t.ways = p.ways;
+  return t;
+}
+}  // namespace
+
+ReaderListModel::ReaderListModel(const ReaderListParams& p) : p_(p), table_(TableParams(p)) {
+  Reset();
+}
+
+void ReaderListModel::Reset() {
+  table_.Reset();
+  init_left_ = p_.sets;
+  active_ = false;
+  t_ = latency_ = 0;
+  ids_.clear();
+  res_ = ReaderListOut{};
+  used_after_ = used_ = 0;
+  full_after_ = full_ = err_after_ = err_ = false;
+}
+
+bool ReaderListModel::Ready() const {
+  return init_left_ == 0 && (!active_ || t_ >= latency_);
+}
+
+ReaderListOut ReaderListModel::Eval(const ReaderListIn& in) const {
+  (void)in;
+  ReaderListOut o;
+  o.op_ready = Ready();
+  if (active_ && t_ == latency_) {
+    o = res_;
+    o.op_ready = 1;
+    o.res_valid = 1;
+  }
+  for (const auto& [at, id] : ids_) {
+    if (active_ && at == t_) {
+      o.id_valid = 1;
+      o.id = id;
+    }
+  }
+  o.full = full_;
+  o.used = used_;
+  o.err = err_;
+  return o;
+}
+
+void ReaderListModel::Tick(const ReaderListIn& in) {
+  const bool acc = in.op_valid != 0 && Ready();
+  if (init_left_ > 0) {
+    --init_left_;
+  }
+  if (active_) {
+    ++t_;
+    if (t_ == latency_) {
+      used_ = used_after_;
+      full_ = full_after_;
+      err_ = err_after_;
+    } else if (t_ > latency_) {
+      active_ = false;
+    }
+  }
+  if (acc) {
+    Start(in);
+  }
+}
+
+// Applies the operation to the table and works out what the FSM shows, and when.
+void ReaderListModel::Start(const ReaderListIn& in) {
+  const uint64_t kind = in.op_kind & 3;
+  const uint64_t addr = in.op_addr & LowMask(p_.addr_w);
+  const uint64_t tx = in.op_tx & LowMask(p_.tx_w);
+  const uint64_t lw = static_cast<uint64_t>(p_.leaf_w);
+  active_ = true;
+  t_ = 1;  // the cycle after the one it was taken in
+  ids_.clear();
+  res_ = ReaderListOut{};
+  res_.res_kind = kind;
+  res_.res_addr = addr;
+  res_.res_tx = tx;
+  used_after_ = used_;
+  full_after_ = full_;
+  err_after_ = err_;
+  latency_ = 2;
+  if (kind == 3) {  // not an operation
+    res_.res_err = 1;
+    err_after_ = true;
+    return;
+  }
+  const RlType before = table_.TypeOf(addr);
+  const std::vector<uint64_t> readers = table_.Enumerate(addr);
+  const bool present = std::find(readers.begin(), readers.end(), tx) != readers.end();
+  std::map<uint64_t, int> per_leaf;  // position -> readers (under a root)
+  for (uint64_t id : readers) {
+    ++per_leaf[id / lw];
+  }
+  const uint64_t pos = tx / lw;
+  const int before_used = table_.used();
+  switch (static_cast<RlOp>(kind)) {
+    case RlOp::kInsert: {
+      const RlResult r = table_.Insert(addr, tx);
+      res_.res_found = r == RlResult::kAlready;
+      res_.res_inserted = r == RlResult::kInserted;
+      res_.res_full = r == RlResult::kFull;
+      if (before == RlType::kSharers && !present && readers.size() == 3) {
+        std::set<uint64_t> leaves{pos};
+        for (uint64_t id : readers) {
+          leaves.insert(id / lw);
+        }
+        const int n = static_cast<int>(leaves.size());
+        latency_ = r == RlResult::kFull ? 2 + n : 3 + 2 * n;
+      } else if (before == RlType::kRoot) {
+        const bool leaf = per_leaf.count(pos) != 0;
+        latency_ = (leaf || r == RlResult::kFull) ? 3 : 4;
+      }
+      if (r == RlResult::kFull) {
+        full_after_ = true;
+      }
+      break;
+    }
+    case RlOp::kRemove: {
+      const RlResult r = table_.Remove(addr, tx);
+      res_.res_found = r == RlResult::kRemoved;
+      if (before == RlType::kRoot) {
+        if (!present) {
+          latency_ = 3;
+        } else if (per_leaf[pos] > 1) {  // the leaf stays
+          latency_ = (per_leaf.size() == 1 && per_leaf[pos] - 1 <= 3) ? 4 : 3;
+        } else {  // the leaf goes
+          per_leaf.erase(pos);
+          if (per_leaf.size() != 1) {
+            latency_ = 4;
+          } else {
+            latency_ = per_leaf.begin()->second <= 3 ? 6 : 5;
+          }
+        }
+      }
+      if (table_.used() < before_used) {
+        full_after_ = false;
+      }
+      break;
+    }
+    default: {  // Enumerate
+      res_.res_count = readers.size();
+      if (before == RlType::kSharers) {
+        for (size_t k = 0; k < readers.size(); ++k) {
+          ids_.emplace_back(3 + static_cast<int>(k), readers[k]);
+        }
+        latency_ = 2 + static_cast<int>(readers.size());
+      } else if (before == RlType::kRoot) {
+        // Per leaf: a cycle to take its vector, then a reader per cycle.
+        int s = 2;
+        size_t k = 0;
+        for (const auto& [leaf, n] : per_leaf) {
+          (void)leaf;
+          for (int i = 0; i < n; ++i, ++k) {
+            ids_.emplace_back(s + 2 + i, readers[k]);
+          }
+          s += 1 + n;
+        }
+        latency_ = s;
+      }
+      break;
+    }
+  }
+  res_.res_type = static_cast<uint64_t>(table_.TypeOf(addr));
+  used_after_ = static_cast<uint64_t>(table_.used());
 }
 
 }  // namespace htm::golden

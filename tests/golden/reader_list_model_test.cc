@@ -25,7 +25,7 @@ std::vector<uint64_t> Sorted(std::vector<uint64_t> v) {
 }
 
 TEST(ReaderListModel, Figure10LeafOfReader683) {
-  ReaderListTable t(ReaderListParams{});
+  ReaderListTable t(ReaderListTableParams{});
   const uint64_t a = 0x2abcdef;
   for (uint64_t id : {5u, 40u, 99u, 683u}) {
     EXPECT_EQ(t.Insert(a, id), RlResult::kInserted);
@@ -40,7 +40,7 @@ TEST(ReaderListModel, Figure10LeafOfReader683) {
 }
 
 TEST(ReaderListModel, TypeTransitionsAndBack) {
-  ReaderListTable t(ReaderListParams{});
+  ReaderListTable t(ReaderListTableParams{});
   const uint64_t a = 77;
   EXPECT_EQ(t.TypeOf(a), RlType::kUnused);
   EXPECT_EQ(t.Insert(a, 1), RlResult::kInserted);
@@ -70,7 +70,7 @@ TEST(ReaderListModel, TypeTransitionsAndBack) {
 
 TEST(ReaderListModel, AConversionIsAllOrNothing) {
   // One way per set: the fourth reader's leaves need sets that other addresses fill.
-  ReaderListParams p;
+  ReaderListTableParams p;
   p.addr_w = 6;
   p.num_tx = 64;
   p.leaf_w = 8;
@@ -97,7 +97,7 @@ TEST(ReaderListModel, AConversionIsAllOrNothing) {
   EXPECT_EQ(t.TypeOf(a), RlType::kRoot);
 }
 
-void RandomAgainstReference(const ReaderListParams& p, int ops, uint64_t seed) {
+void RandomAgainstReference(const ReaderListTableParams& p, int ops, uint64_t seed) {
   ReaderListTable t(p);
   std::map<uint64_t, std::set<uint64_t>> ref;
   std::mt19937_64 rng(seed);
@@ -142,28 +142,28 @@ void RandomAgainstReference(const ReaderListParams& p, int ops, uint64_t seed) {
 }
 
 TEST(ReaderListModel, EnumerationIsExactlyTheReaders) {
-  ReaderListParams small;
+  ReaderListTableParams small;
   small.addr_w = 6;
   small.num_tx = 64;
   small.leaf_w = 8;
   small.sets = 5;
   small.ways = 3;
   RandomAgainstReference(small, 200000, 1);
-  ReaderListParams few_tx = small;
+  ReaderListTableParams few_tx = small;
   few_tx.num_tx = 8;
   few_tx.leaf_w = 4;
   RandomAgainstReference(few_tx, 100000, 2);
-  RandomAgainstReference(ReaderListParams{}, 100000, 3);
+  RandomAgainstReference(ReaderListTableParams{}, 100000, 3);
 }
 
 TEST(ReaderListModel, RejectsBadParameters) {
-  ReaderListParams p;
+  ReaderListTableParams p;
   p.num_tx = 2000;  // more than 32 x 32
   EXPECT_THROW(ReaderListTable{p}, std::invalid_argument);
-  p = ReaderListParams{};
+  p = ReaderListTableParams{};
   p.ways = 0;
   EXPECT_THROW(ReaderListTable{p}, std::invalid_argument);
-  ReaderListTable t(ReaderListParams{});
+  ReaderListTable t(ReaderListTableParams{});
   EXPECT_EQ(t.Insert(1, 1024), RlResult::kBad);
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The Scalable Reader List of snapshot isolation (003_..., 4.2, Figure 10), untimed: the
-// functional reference for the RTL block htm_reader_list (not written yet; docs/si.md). Every
+// The Scalable Reader List of snapshot isolation (003_..., 4.2, Figure 10). ReaderListTable is
+// untimed, the functional reference; ReaderListModel is the golden model of the RTL block
+// htm_reader_list, cycle-exact, built on the table (docs/htm_reader_list.md). Every
 // read address's readers are kept exactly, in entries of four types:
 //   0 unused;
 //   1 plain sharers: 1 to 3 transaction ids;
@@ -14,11 +15,15 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "htm/enums.h"
+#include "htm/golden/ports.h"
 
 namespace htm::golden {
 
-struct ReaderListParams {
+struct ReaderListTableParams {
   int addr_w = 30;    // block address width
   int num_tx = 1024;  // transactions; ids 0..num_tx-1
   int leaf_w = 32;    // bits of a root or leaf vector (num_tx <= leaf_w * leaf_w)
@@ -27,7 +32,7 @@ struct ReaderListParams {
 };
 
 /// Empty when the parameters are legal, else a message naming the bad parameter.
-std::string CheckReaderListParams(const ReaderListParams& p);
+std::string CheckReaderListTableParams(const ReaderListTableParams& p);
 
 enum class RlType : uint8_t { kUnused = 0, kSharers = 1, kRoot = 2, kLeaf = 3 };
 
@@ -45,7 +50,7 @@ enum class RlResult { kInserted, kAlready, kFull, kRemoved, kAbsent, kBad };
 class ReaderListTable {
  public:
   /// Throws std::invalid_argument on bad parameters.
-  explicit ReaderListTable(const ReaderListParams& p);
+  explicit ReaderListTable(const ReaderListTableParams& p);
 
   void Reset();
   /// Adds `tx` to the address's readers. kFull (nothing changed) when an entry it needs cannot
@@ -73,9 +78,52 @@ class ReaderListTable {
   RlEntry* Alloc(int set);
   void Free(RlEntry* e);
 
-  ReaderListParams p_;
+  ReaderListTableParams p_;
   std::vector<std::vector<RlEntry>> sets_;
   int used_ = 0;
+};
+
+#define HTM_BLOCK ReaderList
+#define HTM_BLOCK_DEF "htm/golden/ports/htm_reader_list.def"
+#include "htm/golden/port_gen.inc"
+
+/// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
+std::string CheckReaderListParams(const ReaderListParams& p);
+
+/// The golden model of htm_reader_list: the table's semantics with the RTL's timing. An
+/// operation is applied to the table when it is taken; its readers and result come out after the
+/// FSM's latency, which depends on the entries it visits (rtl/htm_reader_list.sv, header).
+class ReaderListModel {
+ public:
+  using Ports = ReaderListPorts;
+  /// Throws std::invalid_argument on parameters the RTL does not accept.
+  explicit ReaderListModel(const ReaderListParams& p);
+
+  void Reset();
+  ReaderListOut Eval(const ReaderListIn& in) const;
+  void Tick(const ReaderListIn& in);
+
+  const ReaderListParams& params() const { return p_; }
+  const ReaderListTable& table() const { return table_; }
+
+ private:
+  bool Ready() const;
+  void Start(const ReaderListIn& in);
+
+  ReaderListParams p_;
+  ReaderListTable table_;
+  int init_left_ = 0;  // sets still to clear after reset
+  // The operation in flight: cycles since it was taken, its latency, the readers it streams
+  // (cycle, id) and its result.
+  bool active_ = false;
+  int t_ = 0, latency_ = 0;
+  std::vector<std::pair<int, uint64_t>> ids_;
+  ReaderListOut res_;
+  uint64_t used_after_ = 0;
+  bool full_after_ = false, err_after_ = false;
+  // Status as the outputs show it.
+  uint64_t used_ = 0;
+  bool full_ = false, err_ = false;
 };
 
 }  // namespace htm::golden
