@@ -11,6 +11,7 @@ rtl/prim/htm_rr_arb.sv
 rtl/prim/htm_ram_1r1w.sv
 rtl/prim/htm_ram_sp.sv
 rtl/htm_sig_hash.sv
+rtl/htm_set_index.sv
 rtl/htm_sig.sv
 rtl/htm_sig_recency.sv
 rtl/htm_sig_recency_ram.sv

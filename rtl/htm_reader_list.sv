@@ -183,27 +183,15 @@ module htm_reader_list #(
   assign op_ready_o = !init_q && state_q == StIdle;
 
   // The primary set of the operation being taken.
-  logic [SetIdxW-1:0] hash, op_set;
+  logic [SetIdxW-1:0] op_set;
 
-  htm_sig_hash #(
-    .AddrW    (AddrW),
-    .NumHashes(1),
-    .IdxW     (SetIdxW),
-    .HashKind (htm_pkg::SigHashH3)
-  ) u_set_hash (
+  htm_set_index #(
+    .AddrW(AddrW),
+    .Sets (Sets)
+  ) u_set (
     .addr_i(op_addr_i),
-    .idx_o (hash)
+    .set_o (op_set)
   );
-
-  always_comb begin
-    if (Sets == 1) begin
-      op_set = '0;
-    end else if (32'(hash) >= Sets) begin
-      op_set = hash - SetIdxW'(Sets);
-    end else begin
-      op_set = hash;
-    end
-  end
 
   // -----------------------------------------------------------------------------------------------
   // The table (write-first block RAM: a set read while it is written is read new)

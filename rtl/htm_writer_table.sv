@@ -92,30 +92,18 @@ module htm_writer_table #(
   // Stage 0: take the operation, read its set
   // -----------------------------------------------------------------------------------------------
   logic               acc, bad;
-  logic [SetIdxW-1:0] hash, op_set;
+  logic [SetIdxW-1:0] op_set;
   assign acc = op_valid_i && op_ready_o;
   assign bad = !(op_kind_i == htm_pkg::WtOpWrite || op_kind_i == htm_pkg::WtOpRead ||
                  op_kind_i == htm_pkg::WtOpRemove);
 
-  htm_sig_hash #(
-    .AddrW    (AddrW),
-    .NumHashes(1),
-    .IdxW     (SetIdxW),
-    .HashKind (htm_pkg::SigHashH3)
-  ) u_set_hash (
+  htm_set_index #(
+    .AddrW(AddrW),
+    .Sets (Sets)
+  ) u_set (
     .addr_i(op_addr_i),
-    .idx_o (hash)
+    .set_o (op_set)
   );
-
-  always_comb begin
-    if (Sets == 1) begin
-      op_set = '0;
-    end else if (32'(hash) >= Sets) begin
-      op_set = hash - SetIdxW'(Sets);
-    end else begin
-      op_set = hash;
-    end
-  end
 
   logic               s1_q, s1_bad_q;
   htm_pkg::wt_op_e    s1_kind_q;
