@@ -324,6 +324,26 @@ htm_config(htm_reader_list small CYCLES 200000 NETLIST_CYCLES 20000 AddrW=5 TxW=
 # Degenerate: one set of three entries, four transactions in two leaves of two.
 htm_config(htm_reader_list one CYCLES 200000 NETLIST_CYCLES 20000 AddrW=1 TxW=2 LeafW=2 Sets=1 Ways=3)
 
+htm_block(htm_version_index
+  PORTS htm::golden::VersionIndexPorts
+  BENCH htm::tb::VersionIndexBench
+  BENCH_HEADER htm/tb/benches/version_index_bench.h
+  DEF golden/include/htm/golden/ports/htm_version_index.def)
+
+# Snapshot isolation's Version Index Table at the paper's size (4.3, Table 2): 42 regions of 8
+# versions, 32-bit byte addresses and creation times, Figure 6's version stride of 0x10000,
+# 10-bit reference counts (1024 transactions). Its gate netlist (42 regions compared at once)
+# takes minutes of Yosys: netlist-tested in the long flows, small and one in make test.
+htm_config(htm_version_index default LONG_NETLIST KEEP_MEMORIES CYCLES 200000
+  AddrW=32 TsW=32 Regions=42 Versions=8 StrideLog2=16 RefW=10)
+# Small: three regions of three versions (not powers of two), 6-bit timestamps that overflow
+# every few dozen publications, 2-bit reference counts that saturate.
+htm_config(htm_version_index small CYCLES 200000 NETLIST_CYCLES 20000
+  AddrW=16 TsW=6 Regions=3 Versions=3 StrideLog2=8 RefW=2)
+# Degenerate: one region of two versions, 2-bit timestamps, 1-bit reference counts.
+htm_config(htm_version_index one CYCLES 200000 NETLIST_CYCLES 20000
+  AddrW=8 TsW=2 Regions=1 Versions=2 StrideLog2=3 RefW=1)
+
 htm_block(htm_lds_wf_ctrl
   PORTS htm::golden::LdsWfCtrlPorts
   BENCH htm::tb::LdsWfCtrlBench

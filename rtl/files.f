@@ -26,6 +26,7 @@ rtl/htm_tx_simt_stack.sv
 rtl/htm_postdate.sv
 rtl/htm_writer_table.sv
 rtl/htm_reader_list.sv
+rtl/htm_version_index.sv
 rtl/htm_lds_wf_ctrl.sv
 rtl/htm_lds_wgs_arb.sv
 rtl/htm_lds_bank.sv

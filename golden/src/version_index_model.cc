@@ -7,7 +7,7 @@
 
 namespace htm::golden {
 
-std::string CheckVersionIndexParams(const VersionIndexParams& p) {
+std::string CheckVersionIndexTableParams(const VersionIndexTableParams& p) {
   if (p.addr_w < 8 || p.addr_w > 62) {
     return "AddrW must be in 8..62, got " + std::to_string(p.addr_w);
   }
@@ -23,11 +23,14 @@ std::string CheckVersionIndexParams(const VersionIndexParams& p) {
   if (p.stride == 0 || p.stride > LowMask(p.addr_w)) {
     return "Stride must be in 1..2^AddrW-1";
   }
+  if (p.ref_w < 1 || p.ref_w > 32) {
+    return "RefW must be in 1..32, got " + std::to_string(p.ref_w);
+  }
   return "";
 }
 
-VersionIndexTable::VersionIndexTable(const VersionIndexParams& p) : p_(p) {
-  if (std::string err = CheckVersionIndexParams(p); !err.empty()) {
+VersionIndexTable::VersionIndexTable(const VersionIndexTableParams& p) : p_(p) {
+  if (std::string err = CheckVersionIndexTableParams(p); !err.empty()) {
     throw std::invalid_argument("htm_version_index: " + err);
   }
   Reset();
@@ -134,7 +137,15 @@ VAccess VersionIndexTable::Translate(uint64_t addr, uint64_t ts, bool versioned)
   return a;
 }
 
+bool VersionIndexTable::InUse(int region, int version) const {
+  return region >= 0 && region < p_.regions && regions_[static_cast<size_t>(region)].valid &&
+         version >= 0 && version < p_.versions;
+}
+
 int VersionIndexTable::BeginCopy(int region) {
+  if (!InUse(region)) {
+    return -1;
+  }
   VRegion& r = regions_[static_cast<size_t>(region)];
   for (int k = 0; k < p_.versions; ++k) {
     VVersion& v = r.v[static_cast<size_t>(k)];
@@ -147,6 +158,9 @@ int VersionIndexTable::BeginCopy(int region) {
 }
 
 bool VersionIndexTable::CopyDone(int region, int version) {
+  if (!InUse(region, version)) {
+    return false;
+  }
   VVersion& v = regions_[static_cast<size_t>(region)].v[static_cast<size_t>(version)];
   if (v.state != VState::kS1) {
     return false;
@@ -156,6 +170,9 @@ bool VersionIndexTable::CopyDone(int region, int version) {
 }
 
 bool VersionIndexTable::Publish(int region, int version, uint64_t ts) {
+  if (!InUse(region, version)) {
+    return false;
+  }
   VRegion& r = regions_[static_cast<size_t>(region)];
   VVersion& v = r.v[static_cast<size_t>(version)];
   if (v.state != VState::kS2) {
@@ -183,9 +200,13 @@ bool VersionIndexTable::Publish(int region, int version, uint64_t ts) {
 }
 
 int VersionIndexTable::Acquire(int region, uint64_t ts) {
+  if (!InUse(region)) {
+    return -1;
+  }
   VRegion& r = regions_[static_cast<size_t>(region)];
   const VAccess a = Translate(r.start, ts, true);
-  if (a.kind != VAccess::kVersioned) {
+  if (a.kind != VAccess::kVersioned ||
+      r.v[static_cast<size_t>(a.version)].refs >= LowMask(p_.ref_w)) {
     return -1;
   }
   ++r.v[static_cast<size_t>(a.version)].refs;
@@ -193,6 +214,9 @@ int VersionIndexTable::Acquire(int region, uint64_t ts) {
 }
 
 bool VersionIndexTable::Release(int region, int version) {
+  if (!InUse(region, version)) {
+    return false;
+  }
   VRegion& r = regions_[static_cast<size_t>(region)];
   VVersion& v = r.v[static_cast<size_t>(version)];
   if (v.refs == 0) {
@@ -216,6 +240,159 @@ void VersionIndexTable::Recycle(VRegion& r) {
 void VersionIndexTable::SetVersion(int region, int version, VState s, uint64_t created,
                                    uint64_t refs) {
   regions_[static_cast<size_t>(region)].v[static_cast<size_t>(version)] = {s, created, refs};
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cycle-exact model
+// ---------------------------------------------------------------------------------------------
+
+std::string CheckVersionIndexParams(const VersionIndexParams& p) {
+  if (p.addr_w < 8 || p.addr_w > 48) {
+    return "AddrW must be in 8..48, got " + std::to_string(p.addr_w);
+  }
+  if (p.ts_w < 2 || p.ts_w > 48) {
+    return "TsW must be in 2..48, got " + std::to_string(p.ts_w);
+  }
+  if (p.regions < 1 || p.regions > 256) {
+    return "Regions must be in 1..256, got " + std::to_string(p.regions);
+  }
+  if (p.versions < 2 || p.versions > 16) {
+    return "Versions must be in 2..16, got " + std::to_string(p.versions);
+  }
+  if (p.stride_log2 < 1 || p.stride_log2 + 5 > p.addr_w) {
+    return "StrideLog2 must be in 1..AddrW-5, got " + std::to_string(p.stride_log2);
+  }
+  if (p.ref_w < 1 || p.ref_w > 32) {
+    return "RefW must be in 1..32, got " + std::to_string(p.ref_w);
+  }
+  return "";
+}
+
+namespace {
+VersionIndexTableParams TableParams(const VersionIndexParams& p) {
+  if (std::string err = CheckVersionIndexParams(p); !err.empty()) {
+    throw std::invalid_argument("htm_version_index: " + err);
+  }
+  VersionIndexTableParams t;
+  t.addr_w = p.addr_w;
+  t.ts_w = p.ts_w;
+  t.regions = p.regions;
+  t.versions = p.versions;
+  t.stride = uint64_t{1} << p.stride_log2;
+  t.ref_w = p.ref_w;
+  return t;
+}
+}  // namespace
+
+VersionIndexModel::VersionIndexModel(const VersionIndexParams& p) : p_(p), table_(TableParams(p)) {
+  Reset();
+}
+
+void VersionIndexModel::Reset() {
+  table_.Reset();
+  cycle_ = ready_at_ = 0;
+  results_.clear();
+  err_ = false;
+}
+
+VersionIndexOut VersionIndexModel::Eval(const VersionIndexIn& in) const {
+  (void)in;
+  VersionIndexOut o;
+  for (const auto& [at, r] : results_) {
+    if (at == cycle_) {
+      o = r;
+      o.res_valid = 1;
+    }
+  }
+  o.op_ready = cycle_ >= ready_at_;
+  o.err = err_;
+  return o;
+}
+
+void VersionIndexModel::Tick(const VersionIndexIn& in) {
+  if (in.op_valid != 0 && cycle_ >= ready_at_) {
+    const auto kind = static_cast<VtOp>(in.op_kind & 7);
+    VersionIndexOut r = Apply(in);
+    uint64_t shown = cycle_ + 2;
+    ready_at_ = cycle_ + 1;
+    if (kind == VtOp::kAddRegion) {
+      shown += static_cast<uint64_t>(p_.regions);
+      ready_at_ = shown;
+    } else if (kind == VtOp::kPublish) {
+      ready_at_ = cycle_ + 2 + (r.res_overflow != 0 ? static_cast<uint64_t>(p_.regions) : 0);
+    }
+    results_.emplace_back(shown, r);
+  }
+  ++cycle_;
+  std::vector<std::pair<uint64_t, VersionIndexOut>> left;
+  for (const auto& e : results_) {
+    if (e.first == cycle_ && e.second.res_err != 0) {
+      err_ = true;
+    }
+    if (e.first >= cycle_) {
+      left.push_back(e);
+    }
+  }
+  results_.swap(left);
+}
+
+VersionIndexOut VersionIndexModel::Apply(const VersionIndexIn& in) {
+  VersionIndexOut r;
+  const uint64_t kind = in.op_kind & 7;
+  const uint64_t addr = in.op_addr & LowMask(p_.addr_w);
+  const uint64_t ts = in.op_ts & LowMask(p_.ts_w + 1);
+  const int region = static_cast<int>(in.op_region & LowMask(IdxWidth(p_.regions)));
+  const int version = static_cast<int>(in.op_version & LowMask(IdxWidth(p_.versions)));
+  r.res_kind = kind;
+  auto done = [&](bool ok, int reg, int ver) {
+    r.res_ok = ok;
+    r.res_region = ok ? static_cast<uint64_t>(reg) : 0;
+    r.res_version = ok ? static_cast<uint64_t>(ver) : 0;
+  };
+  switch (kind) {
+    case static_cast<uint64_t>(VtOp::kAddRegion): {
+      const int got = table_.AddRegion(addr, uint64_t{1} << (in.op_code & 31),
+                                       in.op_reloc & LowMask(p_.addr_w));
+      done(got >= 0, got, 0);
+      break;
+    }
+    case static_cast<uint64_t>(VtOp::kTranslate): {
+      const VAccess a = table_.Translate(addr, ts, in.op_versioned != 0);
+      r.res_ok = 1;
+      r.res_access = static_cast<uint64_t>(a.kind);
+      r.res_region = a.kind == VAccess::kNormal ? 0 : static_cast<uint64_t>(a.region);
+      r.res_version = a.kind == VAccess::kVersioned ? static_cast<uint64_t>(a.version) : 0;
+      r.res_phys = a.phys;
+      break;
+    }
+    case static_cast<uint64_t>(VtOp::kBeginCopy): {
+      const int v = table_.BeginCopy(region);
+      done(v >= 0, region, v);
+      break;
+    }
+    case static_cast<uint64_t>(VtOp::kCopyDone):
+      done(table_.CopyDone(region, version), region, version);
+      break;
+    case static_cast<uint64_t>(VtOp::kPublish): {
+      const bool s2 = table_.InUse(region, version) &&
+                      table_.region(region).v[static_cast<size_t>(version)].state == VState::kS2;
+      r.res_overflow = s2 && ts > LowMask(p_.ts_w);
+      done(table_.Publish(region, version, ts), region, version);
+      break;
+    }
+    case static_cast<uint64_t>(VtOp::kAcquire): {
+      const int v = table_.Acquire(region, ts);
+      done(v >= 0, region, v);
+      break;
+    }
+    case static_cast<uint64_t>(VtOp::kRelease):
+      done(table_.Release(region, version), region, version);
+      break;
+    default:
+      r.res_err = 1;
+      break;
+  }
+  return r;
 }
 
 }  // namespace htm::golden

@@ -16,7 +16,7 @@ namespace {
 
 // Figure 6's two regions, four versions each.
 VersionIndexTable Figure6() {
-  VersionIndexTable t(VersionIndexParams{});
+  VersionIndexTable t(VersionIndexTableParams{});
   EXPECT_EQ(t.AddRegion(0x800000, 0x400, 0xA00000), 0);
   EXPECT_EQ(t.AddRegion(0x880000, 0x10000, 0xA10000), 1);
   const uint64_t c0[] = {17, 123, 193, 255}, r0[] = {1, 23, 50, 5};
@@ -54,7 +54,7 @@ TEST(VersionIndexModel, Figure6Lookups) {
 }
 
 TEST(VersionIndexModel, Section3MappingExampleWithRowStride) {
-  VersionIndexParams p;
+  VersionIndexTableParams p;
   p.stride = 0x1000;
   VersionIndexTable t(p);
   ASSERT_EQ(t.AddRegion(0x800000, 0x400, 0xA00000), 0);
@@ -65,7 +65,7 @@ TEST(VersionIndexModel, Section3MappingExampleWithRowStride) {
 }
 
 TEST(VersionIndexModel, LifeCycleAndReferenceCounts) {
-  VersionIndexTable t(VersionIndexParams{});
+  VersionIndexTable t(VersionIndexTableParams{});
   const int r = t.AddRegion(0x100000, 0x800, 0x900000);
   ASSERT_EQ(r, 0);
   EXPECT_EQ(t.region(r).v[0].state, VState::kS3) << "version 0 is readable by definition";
@@ -91,7 +91,7 @@ TEST(VersionIndexModel, LifeCycleAndReferenceCounts) {
 }
 
 TEST(VersionIndexModel, TimestampOverflowKeepsOnlyTheNewest) {
-  VersionIndexParams p;
+  VersionIndexTableParams p;
   p.ts_w = 8;
   VersionIndexTable t(p);
   const int r = t.AddRegion(0x4000, 0x100, 0x80000);
@@ -110,7 +110,7 @@ TEST(VersionIndexModel, TimestampOverflowKeepsOnlyTheNewest) {
 }
 
 TEST(VersionIndexModel, RefusedRegions) {
-  VersionIndexParams p;
+  VersionIndexTableParams p;
   p.regions = 2;
   VersionIndexTable t(p);
   EXPECT_EQ(t.AddRegion(0x800000, 0x20000, 0xA00000), -1) << "longer than the stride";
