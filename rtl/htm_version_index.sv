@@ -161,25 +161,32 @@ module htm_version_index #(
                         (m_off[i][StrideLog2-1:0] & ~len_mask[StrideLog2-1:0]) == '0;
   end
 
-  logic [RegW-1:0]  m_idx;
-  logic             m_any, m_is_self;
-  logic [AddrW-1:0] m_reloc_phys;
+  // At most one region matches (AddRegion keeps regions, versions and relocated spaces apart;
+  // OneMatch_A), so the matching region's fields are selected by AND-OR, a tree rather than a
+  // priority chain, and the relocated address is computed once, from the selected fields.
+  logic [Regions-1:0] m_hit;
+  logic [RegW-1:0]    m_idx;
+  logic               m_any, m_is_self;
+  logic [AddrW-1:0]   m_sel_off, m_sel_reloc, m_reloc_phys;
+  logic [4:0]         m_sel_code;
+  assign m_hit = m_self | m_reloc;
   always_comb begin
-    m_idx        = '0;
-    m_any        = 1'b0;
-    m_is_self    = 1'b0;
-    m_reloc_phys = op_addr_i;
-    for (int i = Regions - 1; i >= 0; i--) begin
-      if (m_self[i] || m_reloc[i]) begin
-        m_idx        = RegW'(i);
-        m_any        = 1'b1;
-        m_is_self    = m_self[i];
-        m_reloc_phys = r_reloc_q[i] +
-                       ((AddrW'(m_off[i][AddrW-1:StrideLog2]) - AddrW'(1)) << r_code_q[i]) +
-                       AddrW'(m_off[i][StrideLog2-1:0]);
-      end
+    m_idx       = '0;
+    m_sel_off   = '0;
+    m_sel_reloc = '0;
+    m_sel_code  = '0;
+    for (int i = 0; i < Regions; i++) begin
+      m_idx       = m_idx       | (m_hit[i] ? RegW'(i)     : RegW'(0));
+      m_sel_off   = m_sel_off   | (m_hit[i] ? m_off[i]     : AddrW'(0));
+      m_sel_reloc = m_sel_reloc | (m_hit[i] ? r_reloc_q[i] : AddrW'(0));
+      m_sel_code  = m_sel_code  | (m_hit[i] ? r_code_q[i]  : 5'd0);
     end
   end
+  assign m_any        = |m_hit;
+  assign m_is_self    = |m_self;
+  assign m_reloc_phys = m_sel_reloc +
+                        ((AddrW'(m_sel_off[AddrW-1:StrideLog2]) - AddrW'(1)) << m_sel_code) +
+                        AddrW'(m_sel_off[StrideLog2-1:0]);
 
   logic op_bad, op_inuse, op_verok;
   assign op_bad   = 3'(op_kind_i) == 3'd7;
