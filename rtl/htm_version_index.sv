@@ -89,6 +89,7 @@ module htm_version_index #(
   localparam int unsigned RowW    = Versions * VerBits;
   localparam int unsigned ExtW    = AddrW + 6;       // spans of up to 16 strides, no overflow
   localparam int unsigned VersM1  = Versions - 1;
+  localparam int unsigned Pairs   = Versions * (Versions - 1) / 2;
   localparam logic [2:0]  StFree  = 3'd0;
   localparam logic [2:0]  StS1    = 3'd1;
   localparam logic [2:0]  StS2    = 3'd2;
@@ -228,21 +229,53 @@ module htm_version_index #(
     assign v_refs[k]    = row[k*VerBits+3+TsW +: RefW];
   end
 
-  // The latest readable version at s1_ts_q, the first free or recycled one.
-  logic [VerW-1:0] best, first_free;
-  logic            best_found, free_found;
-  always_comb begin
-    best       = '0;
-    best_found = 1'b0;
-    first_free = '0;
-    free_found = 1'b0;
+  // One-hot of the first (lowest-index) greatest of the candidates c, given every pair's
+  // comparison gt[a*(a-1)/2+b] (a > b: a's value is greater than b's); zero without candidates.
+  // Version k is the one when it is a candidate, greater than every candidate below it and at
+  // least as great as every candidate above it: one level of comparators and an AND per
+  // version, where a running maximum would chain Versions comparisons.
+  function automatic logic [Versions-1:0] first_max(input logic [Versions-1:0] c,
+                                                     input logic [Pairs-1:0]    gt);
     for (int k = 0; k < Versions; k++) begin
-      if (v_state[k] == StS3 && {1'b0, v_created[k]} <= s1_ts_q &&
-          (!best_found || v_created[k] > v_created[best])) begin
-        best       = VerW'(k);
-        best_found = 1'b1;
+      first_max[k] = c[k];
+      for (int j = 0; j < Versions; j++) begin
+        if (j < k) begin
+          first_max[k] = first_max[k] && (!c[j] || gt[k*(k-1)/2+j]);
+        end else if (j > k) begin
+          first_max[k] = first_max[k] && (!c[j] || !gt[j*(j-1)/2+k]);
+        end
       end
     end
+  endfunction
+
+  // The latest readable version at s1_ts_q (ties to the lower index) and the first free or
+  // recycled one.
+  logic [Versions-1:0] cand, best_oh;
+  logic [Pairs-1:0]    cand_gt;  // cand_gt[pair(a, b)], a > b: version a is newer than b
+  logic [VerW-1:0]     best, first_free;
+  logic [RefW-1:0]     best_refs;
+  logic                best_found, free_found;
+  for (genvar k = 0; k < Versions; k++) begin : gen_cand
+    assign cand[k] = v_state[k] == StS3 && {1'b0, v_created[k]} <= s1_ts_q;
+  end
+  for (genvar a = 1; a < Versions; a++) begin : gen_cand_gt
+    for (genvar b = 0; b < a; b++) begin : gen_b
+      assign cand_gt[a*(a-1)/2+b] = v_created[a] > v_created[b];
+    end
+  end
+  assign best_oh = first_max(cand, cand_gt);
+  always_comb begin
+    best      = '0;
+    best_refs = '0;
+    for (int k = 0; k < Versions; k++) begin
+      best      = best      | (best_oh[k] ? VerW'(k)  : VerW'(0));
+      best_refs = best_refs | (best_oh[k] ? v_refs[k] : RefW'(0));
+    end
+  end
+  assign best_found = |cand;
+  always_comb begin
+    first_free = '0;
+    free_found = 1'b0;
     for (int k = Versions - 1; k >= 0; k--) begin
       if (v_state[k] == StFree || v_state[k] == StS4) begin
         first_free = VerW'(k);
@@ -279,7 +312,11 @@ module htm_version_index #(
           s1_ok     = 1'b1;
           s1_change = 1'b1;
           s1_ver    = first_free;
-          row_mod[32'(first_free)*VerBits +: VerBits] = {RefW'(0), TsW'(0), StS1};
+          for (int k = 0; k < Versions; k++) begin
+            if (VerW'(k) == first_free) begin
+              row_mod[k*VerBits +: VerBits] = {RefW'(0), TsW'(0), StS1};
+            end
+          end
         end
       end
       htm_pkg::VtOpCopyDone: begin
@@ -287,7 +324,11 @@ module htm_version_index #(
           s1_ok     = 1'b1;
           s1_change = 1'b1;
           s1_ver    = s1_version_q;
-          row_mod[32'(s1_version_q)*VerBits +: 3] = StS2;
+          for (int k = 0; k < Versions; k++) begin
+            if (VerW'(k) == s1_version_q) begin
+              row_mod[k*VerBits +: 3] = StS2;
+            end
+          end
         end
       end
       htm_pkg::VtOpPublish: begin
@@ -298,16 +339,24 @@ module htm_version_index #(
             s1_ok     = 1'b1;
             s1_change = 1'b1;
             s1_ver    = s1_version_q;
-            row_mod[32'(s1_version_q)*VerBits +: 3 + TsW] = {s1_ts_q[TsW-1:0], StS3};
+            for (int k = 0; k < Versions; k++) begin
+              if (VerW'(k) == s1_version_q) begin
+                row_mod[k*VerBits +: 3 + TsW] = {s1_ts_q[TsW-1:0], StS3};
+              end
+            end
           end
         end
       end
       htm_pkg::VtOpAcquire: begin
-        if (s1_inuse_q && best_found && v_refs[best] != {RefW{1'b1}}) begin
+        if (s1_inuse_q && best_found && best_refs != {RefW{1'b1}}) begin
           s1_ok     = 1'b1;
           s1_change = 1'b1;
           s1_ver    = best;
-          row_mod[32'(best)*VerBits+3+TsW +: RefW] = v_refs[best] + RefW'(1);
+          for (int k = 0; k < Versions; k++) begin
+            if (best_oh[k]) begin
+              row_mod[k*VerBits+3+TsW +: RefW] = v_refs[k] + RefW'(1);
+            end
+          end
         end
       end
       htm_pkg::VtOpRelease: begin
@@ -315,7 +364,11 @@ module htm_version_index #(
           s1_ok     = 1'b1;
           s1_change = 1'b1;
           s1_ver    = s1_version_q;
-          row_mod[32'(s1_version_q)*VerBits+3+TsW +: RefW] = sel_refs - RefW'(1);
+          for (int k = 0; k < Versions; k++) begin
+            if (VerW'(k) == s1_version_q) begin
+              row_mod[k*VerBits+3+TsW +: RefW] = sel_refs - RefW'(1);
+            end
+          end
         end
       end
       default: ;
@@ -323,28 +376,34 @@ module htm_version_index #(
     end
   end
 
-  // Recycling of row_mod: every S3 version but the newest with no reference becomes S4.
-  logic [VerW-1:0] newest;
-  logic            newest_found;
+  // Recycling of row_mod: every S3 version but the newest (ties to the lower index) with no
+  // reference becomes S4.
+  logic [Versions-1:0] pub, newest_oh;
+  logic [Pairs-1:0]    pub_gt;  // pub_gt[pair(a, b)], a > b: version a is newer than b
+  logic [VerW-1:0]     newest;
+  logic                newest_found;
+  for (genvar k = 0; k < Versions; k++) begin : gen_pub
+    assign pub[k] = row_mod[k*VerBits +: 3] == StS3;
+  end
+  for (genvar a = 1; a < Versions; a++) begin : gen_pub_gt
+    for (genvar b = 0; b < a; b++) begin : gen_b
+      assign pub_gt[a*(a-1)/2+b] = row_mod[a*VerBits+3 +: TsW] > row_mod[b*VerBits+3 +: TsW];
+    end
+  end
+  assign newest_oh = first_max(pub, pub_gt);
   always_comb begin
-    newest       = '0;
-    newest_found = 1'b0;
+    newest = '0;
     for (int k = 0; k < Versions; k++) begin
-      if (row_mod[k*VerBits +: 3] == StS3 &&
-          (!newest_found || row_mod[k*VerBits+3 +: TsW] > row_mod[32'(newest)*VerBits+3 +: TsW]))
-          begin
-        newest       = VerW'(k);
-        newest_found = 1'b1;
-      end
+      newest = newest | (newest_oh[k] ? VerW'(k) : VerW'(0));
     end
     row_rec = row_mod;
     for (int k = 0; k < Versions; k++) begin
-      if (VerW'(k) != newest && row_mod[k*VerBits +: 3] == StS3 &&
-          row_mod[k*VerBits+3+TsW +: RefW] == '0) begin
+      if (!newest_oh[k] && pub[k] && row_mod[k*VerBits+3+TsW +: RefW] == '0) begin
         row_rec[k*VerBits +: 3] = StS4;
       end
     end
   end
+  assign newest_found = |pub;
 
   // The row an overflow leaves: the kept version readable from time 0, the rest free.
   logic [VerW-1:0] keep;
@@ -352,7 +411,11 @@ module htm_version_index #(
   assign keep = (idx_q == pub_region_q) ? pub_version_q : newest;
   always_comb begin
     row_swept = '0;
-    row_swept[32'(keep)*VerBits +: 3] = StS3;
+    for (int k = 0; k < Versions; k++) begin
+      if (VerW'(k) == keep) begin
+        row_swept[k*VerBits +: 3] = StS3;
+      end
+    end
   end
 
   // -----------------------------------------------------------------------------------------------
@@ -363,12 +426,12 @@ module htm_version_index #(
   logic            n_bad, a_conflict;
   assign n_len   = ExtW'(1) << s1_code_q;
   assign n_span  = ExtW'(VersM1) * (ExtW'(1) << StrideLog2) + n_len;
-  assign n_rspan = ExtW'(VersM1) * n_len;
+  assign n_rspan = ExtW'(VersM1) << s1_code_q;  // VersM1 * n_len, a power of two
   assign n_start = ExtW'(s1_addr_q);
   assign n_reloc = ExtW'(s1_reloc_q);
   assign a_len   = ExtW'(1) << r_code_q[idx_q];
   assign a_span  = ExtW'(VersM1) * (ExtW'(1) << StrideLog2) + a_len;
-  assign a_rspan = ExtW'(VersM1) * a_len;
+  assign a_rspan = ExtW'(VersM1) << r_code_q[idx_q];  // VersM1 * a_len
   assign a_start = ExtW'(r_start_q[idx_q]);
   assign a_reloc = ExtW'(r_reloc_q[idx_q]);
 
