@@ -429,11 +429,12 @@ module htm_version_index #(
   assign n_rspan = ExtW'(VersM1) << s1_code_q;  // VersM1 * n_len, a power of two
   assign n_start = ExtW'(s1_addr_q);
   assign n_reloc = ExtW'(s1_reloc_q);
-  assign a_len   = ExtW'(1) << r_code_q[idx_q];
+  logic [2*AddrW+4:0] scan_desc;  // the scanned region's {code, reloc, start} (below)
+  assign a_len   = ExtW'(1) << scan_desc[2*AddrW +: 5];
   assign a_span  = ExtW'(VersM1) * (ExtW'(1) << StrideLog2) + a_len;
-  assign a_rspan = ExtW'(VersM1) << r_code_q[idx_q];  // VersM1 * a_len
-  assign a_start = ExtW'(r_start_q[idx_q]);
-  assign a_reloc = ExtW'(r_reloc_q[idx_q]);
+  assign a_rspan = ExtW'(VersM1) << scan_desc[2*AddrW +: 5];  // VersM1 * a_len
+  assign a_start = ExtW'(scan_desc[AddrW-1:0]);
+  assign a_reloc = ExtW'(scan_desc[AddrW +: AddrW]);
 
   // Two ranges [a, a + al) and [b, b + bl) overlap.
   function automatic logic overlap(input logic [ExtW-1:0] a, input logic [ExtW-1:0] al,
@@ -457,6 +458,18 @@ module htm_version_index #(
   assign add_ok   = !n_bad && !(conflict_q || a_conflict) &&
                     (free_found_q || !r_valid_q[idx_q]);
   assign add_idx  = free_found_q ? free_idx_q : idx_q;
+
+  // The scan reads the region at idx_q from a copy of the descriptors in an asynchronous-read
+  // memory (LUT RAM on an ECP5), written together with the flip-flops: a 42-to-1 multiplexer
+  // over every region's flip-flops was what kept the paper size from routing. The copy holds
+  // no reset value; only a valid region's word is used (a_conflict).
+  logic [2*AddrW+4:0] scan_desc_mem [Regions];  // {code, reloc, start}
+  assign scan_desc = scan_desc_mem[idx_q];
+  always_ff @(posedge clk_i) begin
+    if (add_done && add_ok) begin
+      scan_desc_mem[add_idx] <= {s1_code_q, s1_reloc_q, s1_addr_q};
+    end
+  end
 
   // -----------------------------------------------------------------------------------------------
   // The RAM ports and the control
