@@ -336,7 +336,8 @@ htm_block(htm_version_index
 # versions, 32-bit byte addresses and creation times, Figure 6's version stride of 0x10000,
 # 10-bit reference counts (1024 transactions). Its gate netlist and its ECP5 synthesis (42
 # regions compared at once) take minutes of Yosys: both in the long flows; small and one in
-# make test. router1 made no headway on its congestion after 12 CPU-minutes: router2.
+# make test. router2 converges on it (73 iterations, about 10 minutes with synthesis); router1
+# takes far longer.
 htm_config(htm_version_index default LONG KEEP_MEMORIES ROUTER router2 CYCLES 200000
   AddrW=32 TsW=32 Regions=42 Versions=8 StrideLog2=16 RefW=10)
 # Small: three regions of three versions (not powers of two), 6-bit timestamps that overflow
