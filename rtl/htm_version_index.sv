@@ -229,13 +229,19 @@ module htm_version_index #(
     assign v_refs[k]    = row[k*VerBits+3+TsW +: RefW];
   end
 
-  // One-hot of the first (lowest-index) greatest of the candidates c, given every pair's
-  // comparison gt[a*(a-1)/2+b] (a > b: a's value is greater than b's); zero without candidates.
-  // Version k is the one when it is a candidate, greater than every candidate below it and at
-  // least as great as every candidate above it: one level of comparators and an AND per
-  // version, where a running maximum would chain Versions comparisons.
+  // One-hot of the first (lowest-index) greatest creation time of a row's candidate versions
+  // c; zero without candidates. Version k is the one when it is a candidate, newer than every
+  // candidate below it and at least as new as every candidate above it: every pair compared
+  // once, side by side (one level of comparators and an AND per version), where a running
+  // maximum would chain Versions comparisons.
   function automatic logic [Versions-1:0] first_max(input logic [Versions-1:0] c,
-                                                     input logic [Pairs-1:0]    gt);
+                                                     input logic [RowW-1:0]     r);
+    logic [Pairs-1:0] gt;  // gt[a*(a-1)/2+b], a > b: version a is newer than b
+    for (int a = 1; a < Versions; a++) begin
+      for (int b = 0; b < a; b++) begin
+        gt[a*(a-1)/2+b] = r[a*VerBits+3 +: TsW] > r[b*VerBits+3 +: TsW];
+      end
+    end
     for (int k = 0; k < Versions; k++) begin
       first_max[k] = c[k];
       for (int j = 0; j < Versions; j++) begin
@@ -251,19 +257,13 @@ module htm_version_index #(
   // The latest readable version at s1_ts_q (ties to the lower index) and the first free or
   // recycled one.
   logic [Versions-1:0] cand, best_oh;
-  logic [Pairs-1:0]    cand_gt;  // cand_gt[pair(a, b)], a > b: version a is newer than b
   logic [VerW-1:0]     best, first_free;
   logic [RefW-1:0]     best_refs;
   logic                best_found, free_found;
   for (genvar k = 0; k < Versions; k++) begin : gen_cand
     assign cand[k] = v_state[k] == StS3 && {1'b0, v_created[k]} <= s1_ts_q;
   end
-  for (genvar a = 1; a < Versions; a++) begin : gen_cand_gt
-    for (genvar b = 0; b < a; b++) begin : gen_b
-      assign cand_gt[a*(a-1)/2+b] = v_created[a] > v_created[b];
-    end
-  end
-  assign best_oh = first_max(cand, cand_gt);
+  assign best_oh = first_max(cand, row);
   always_comb begin
     best      = '0;
     best_refs = '0;
@@ -379,18 +379,12 @@ module htm_version_index #(
   // Recycling of row_mod: every S3 version but the newest (ties to the lower index) with no
   // reference becomes S4.
   logic [Versions-1:0] pub, newest_oh;
-  logic [Pairs-1:0]    pub_gt;  // pub_gt[pair(a, b)], a > b: version a is newer than b
   logic [VerW-1:0]     newest;
   logic                newest_found;
   for (genvar k = 0; k < Versions; k++) begin : gen_pub
     assign pub[k] = row_mod[k*VerBits +: 3] == StS3;
   end
-  for (genvar a = 1; a < Versions; a++) begin : gen_pub_gt
-    for (genvar b = 0; b < a; b++) begin : gen_b
-      assign pub_gt[a*(a-1)/2+b] = row_mod[a*VerBits+3 +: TsW] > row_mod[b*VerBits+3 +: TsW];
-    end
-  end
-  assign newest_oh = first_max(pub, pub_gt);
+  assign newest_oh = first_max(pub, row_mod);
   always_comb begin
     newest = '0;
     for (int k = 0; k < Versions; k++) begin
