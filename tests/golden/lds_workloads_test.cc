@@ -173,8 +173,8 @@ TEST(LdsFuncExec, TransactionsAreAtomicAndRestartAfterSimulatedAborts) {
     opt.abort_prob = 0.3;
     const FuncExecResult r = RunFunctional(Geometry{}, {0}, CounterKernel{&starts}, opt);
     ASSERT_TRUE(r.ok) << r.error;
-    EXPECT_EQ(r.lds.size(), 4096u);
-    EXPECT_EQ(r.lds[0], 256u);
+    EXPECT_EQ(r.mem.size(), 4096u);
+    EXPECT_EQ(r.mem[0], 256u);
     int total = 0;
     for (const int n : starts) {
       EXPECT_GE(n, 1);
@@ -201,7 +201,7 @@ TEST(LdsFuncExec, FaultsBreakTransactions) {
     const FuncExecResult r = RunFunctional(Small(), {0}, CounterKernel{&starts}, opt);
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_TRUE(r.fault_applied);
-    EXPECT_EQ(r.lds[0], c.want) << ToString(c.fault);
+    EXPECT_EQ(r.mem[0], c.want) << ToString(c.fault);
   }
 }
 
@@ -223,7 +223,7 @@ TEST(LdsFuncExec, BarriersSynchronizeTheWorkGroup) {
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(r.stats.barriers, 6u);
     for (int wi = 0; wi < 16; ++wi) {
-      EXPECT_EQ(r.lds[100 + wi], 1u) << wi;
+      EXPECT_EQ(r.mem[100 + wi], 1u) << wi;
     }
   }
 }
@@ -290,7 +290,7 @@ TEST(LdsFuncExec, ANaiveSpinLockLivelocksOnSimtButTheLatchPatternWorks) {
   opt.max_ops = 200000;
   FuncExecResult r = RunFunctional(Small(), {}, naive, opt);
   ASSERT_TRUE(r.ok) << r.error;  // any interleaving: fine
-  EXPECT_EQ(r.lds[1], 16u);
+  EXPECT_EQ(r.mem[1], 16u);
   opt.schedule = Schedule::kSimt;
   r = RunFunctional(Small(), {}, naive, opt);
   EXPECT_FALSE(r.ok);
@@ -298,7 +298,7 @@ TEST(LdsFuncExec, ANaiveSpinLockLivelocksOnSimtButTheLatchPatternWorks) {
   EXPECT_TRUE(Has(r.error, "compare-and-swap line")) << r.error;
   r = RunFunctional(Small(), {}, latched, opt);
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_EQ(r.lds[1], 16u);
+  EXPECT_EQ(r.mem[1], 16u);
 }
 
 TEST(LdsFuncExec, ReportsForbiddenOperationsInBodies) {
@@ -508,9 +508,9 @@ TEST_P(LdsSerialRun, FinalStateDoesNotDependOnTheSchedule) {
       const WorkloadRun run = RunWorkload(*w, Geometry{}, opt);
       ASSERT_TRUE(run.ok()) << run.Summary();
       if (first.empty()) {
-        first = run.exec.lds;
+        first = run.exec.mem;
       } else {
-        EXPECT_EQ(run.exec.lds, first) << ToString(s) << " seed " << exec_seed;
+        EXPECT_EQ(run.exec.mem, first) << ToString(s) << " seed " << exec_seed;
       }
     }
   }

@@ -12,33 +12,6 @@
 
 namespace htm::lds::detail {
 
-std::vector<uint32_t> Rng::Distinct(uint32_t n, uint32_t range) {
-  if (n > range) {
-    throw std::invalid_argument("Rng::Distinct: more values than the range holds");
-  }
-  std::vector<uint32_t> out;
-  out.reserve(n);
-  if (uint64_t{n} * 4 >= range) {  // dense: a partial shuffle of the whole range
-    std::vector<uint32_t> all(range);
-    for (uint32_t i = 0; i < range; ++i) {
-      all[i] = i;
-    }
-    for (uint32_t i = 0; i < n; ++i) {
-      std::swap(all[i], all[i + Below(range - i)]);
-      out.push_back(all[i]);
-    }
-    return out;
-  }
-  std::unordered_set<uint32_t> seen;
-  while (out.size() < n) {
-    const uint32_t v = Below(range);
-    if (seen.insert(v).second) {
-      out.push_back(v);
-    }
-  }
-  return out;
-}
-
 uint64_t VariantSeed(uint64_t seed, std::string_view bench, Contention c) {
   uint64_t h = 0xCBF29CE484222325ull;  // FNV-1a of the benchmark name
   for (const char ch : bench) {
@@ -47,21 +20,6 @@ uint64_t VariantSeed(uint64_t seed, std::string_view bench, Contention c) {
   h ^= c == Contention::kHigh ? 0x9E3779B97F4A7C15ull : 0;
   Rng mix(seed ^ h);
   return mix.Next();
-}
-
-std::string Problems::str() const {
-  if (count_ == 0) {
-    return "";
-  }
-  std::ostringstream os;
-  os << count_ << (count_ == 1 ? " problem: " : " problems: ");
-  for (size_t i = 0; i < messages_.size(); ++i) {
-    os << (i ? "; " : "") << messages_[i];
-  }
-  if (count_ > kMaxMessages) {
-    os << "; ...";
-  }
-  return os.str();
 }
 
 namespace {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Pieces shared by the GPU-LocalTM benchmark workloads and the functional executor (internal to
-// golden/src/lds/): the random source, the base class of the benchmarks, the problem list that
-// Check() fills, and the serial-order reconstruction of the versioned benchmarks (GA, GC).
+// Pieces shared by the GPU-LocalTM benchmark workloads (internal to golden/src/lds/): the base
+// class of the benchmarks and the serial-order reconstruction of the versioned benchmarks (GA,
+// GC). The random source and the problem list are the shared ones (htm/gpu/common.h).
 #pragma once
 
 #include <cstddef>
@@ -14,65 +14,18 @@
 #include <utility>
 #include <vector>
 
+#include "htm/gpu/common.h"
 #include "htm/lds/workload.h"
 
 namespace htm::lds::detail {
 
-/// splitmix64: every random choice of the workloads and of the functional executor.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, n); n in 1..2^32.
-  uint32_t Below(uint64_t n) { return static_cast<uint32_t>(((Next() >> 32) * n) >> 32); }
-  /// Uniform in [lo, hi].
-  uint32_t Range(uint32_t lo, uint32_t hi) { return lo + Below(uint64_t{hi} - lo + 1); }
-  /// True with probability p.
-  bool Chance(double p) { return static_cast<double>(Next() >> 11) * 0x1.0p-53 < p; }
-  template <class T>
-  void Shuffle(std::vector<T>& v) {
-    for (size_t i = v.size(); i > 1; --i) {
-      std::swap(v[i - 1], v[Below(i)]);
-    }
-  }
-  /// `n` distinct values of [0, range) in random order (n <= range).
-  std::vector<uint32_t> Distinct(uint32_t n, uint32_t range);
-
- private:
-  uint64_t state_;
-};
+using gpu::Problems;
+using gpu::Rng;
 
 /// The seed of a benchmark variant's random choices: the run's seed mixed with the benchmark
 /// and the contention level, not with the version, so that every version of a variant works
 /// on the same inputs.
 uint64_t VariantSeed(uint64_t seed, std::string_view bench, Contention c);
-
-/// What Check() finds wrong: a count and the first few messages.
-class Problems {
- public:
-  template <class... A>
-  void Add(const A&... parts) {
-    if (++count_ <= kMaxMessages) {
-      std::ostringstream os;
-      (os << ... << parts);
-      messages_.push_back(os.str());
-    }
-  }
-  bool empty() const { return count_ == 0; }
-  int count() const { return count_; }
-  /// "" when empty; else "<n> problem(s): <first>; <second>; ...".
-  std::string str() const;
-
- private:
-  static constexpr int kMaxMessages = 6;
-  int count_ = 0;
-  std::vector<std::string> messages_;
-};
 
 /// The state every benchmark has, and the checks of its geometry.
 class BenchBase : public Workload {
