@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The workload list and the sizes of each scale (docs/htmsim.md, "Workloads").
+#include "workloads.h"
+
+#include <algorithm>
+
+namespace htm::gpu {
+
+const char* ToString(Scale s) {
+  switch (s) {
+    case Scale::kSmall:
+      return "small";
+    case Scale::kDefault:
+      return "default";
+    case Scale::kPaper:
+      return "paper";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr int kPaperThreads = 23040;  // 15 cores x 48 warps x 32 threads (`000_...` Table 2)
+
+/// Threads at a scale: the paper's count, an eighth of it, or 256.
+int Threads(Scale s, int paper) {
+  switch (s) {
+    case Scale::kPaper:
+      return paper;
+    case Scale::kDefault:
+      return std::max(32, paper / 8 / 32 * 32);
+    case Scale::kSmall:
+      return std::min(paper, 256);
+  }
+  return paper;
+}
+
+/// A shared-object count that keeps the paper's threads per object at a scale (at least 2).
+uint32_t Objects(Scale s, int paper_threads, uint32_t paper_objects) {
+  const uint64_t t = static_cast<uint64_t>(Threads(s, paper_threads));
+  return std::max<uint32_t>(
+      2, static_cast<uint32_t>((t * paper_objects + paper_threads / 2) / paper_threads));
+}
+
+WorkloadInfo HashTableInfo(const char* name, uint32_t buckets) {
+  return {name, "000_ Table 2 (KILO TM's HashTable)",
+          "insert one key per thread into a chained hash table of " + std::to_string(buckets) +
+              " buckets (paper size)",
+          [buckets](Scale s, uint64_t seed) {
+            return detail::MakeHashTable(Threads(s, kPaperThreads),
+                                         Objects(s, kPaperThreads, buckets), seed);
+          }};
+}
+
+WorkloadInfo AtmInfo(const char* name, uint32_t accounts) {
+  return {name, "000_ Table 2 (KILO TM's ATM)",
+          "one transfer per thread between two of " + std::to_string(accounts) +
+              " accounts (paper size)",
+          [accounts](Scale s, uint64_t seed) {
+            return detail::MakeAtm(Threads(s, kPaperThreads), Objects(s, kPaperThreads, accounts),
+                                   seed);
+          }};
+}
+
+}  // namespace
+
+const std::vector<WorkloadInfo>& AllWorkloads() {
+  static const std::vector<WorkloadInfo> all = {
+      HashTableInfo("HT1K", 1024),
+      HashTableInfo("HT512", 512),
+      AtmInfo("ATM25K", 25000),
+      AtmInfo("ATM10K", 10000),
+      {"List", "000_ Table 2 (ListRel of DSTM2)",
+       "insert one key per thread into one sorted linked list",
+       [](Scale s, uint64_t seed) {
+         // The walk to the insertion point grows with the list: a sixteenth of the paper's
+         // threads by default.
+         const int threads = s == Scale::kDefault ? kPaperThreads / 16 : Threads(s, kPaperThreads);
+         return detail::MakeList(s == Scale::kSmall ? 128 : threads, seed);
+       }},
+  };
+  return all;
+}
+
+const WorkloadInfo* FindWorkload(const std::string& name) {
+  for (const WorkloadInfo& w : AllWorkloads()) {
+    if (w.name == name) {
+      return &w;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace htm::gpu
