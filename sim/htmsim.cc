@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htmsim: the project's command-line simulator. For now it runs the lockstep regression of every
-// block x configuration (RTL against the golden model, and optionally the Yosys netlists) and
-// prints a summary table. Later the benchmark workloads become its main job.
+// htmsim: the project's command-line simulator.
+//   htmsim run|list|check ...   benchmark workloads on the GPU-TM system model (htmsim_tm.cc)
+//   htmsim [lockstep] [options] the lockstep regression of every block x configuration (RTL
+//                               against the golden model, optionally the Yosys netlists)
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -14,6 +15,7 @@
 
 #include "htm/tb/registry.h"
 #include "htm/tb/stimulus.h"
+#include "htmsim_tm.h"
 
 namespace po = boost::program_options;
 
@@ -30,7 +32,8 @@ struct Args {
 };
 
 int Usage(const po::options_description& desc) {
-  std::cout << "Usage: htmsim [options]\n\n"
+  std::cout << "Usage: htmsim [lockstep] [options]\n"
+               "       htmsim run|list|check ... (benchmark workloads; htmsim run --help)\n\n"
                "Runs the cycle-exact lockstep regression (RTL against the golden model) of every\n"
                "block and named configuration, or of those selected, and prints a summary.\n\n"
             << desc
@@ -42,6 +45,15 @@ int Usage(const po::options_description& desc) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && htm::sim::IsTmCommand(argv[1])) {
+    return htm::sim::TmCommand(argc - 1, argv + 1);
+  }
+  std::vector<char*> args(argv, argv + argc);
+  if (argc > 1 && std::string(argv[1]) == "lockstep") {
+    args.erase(args.begin() + 1);
+    argc = static_cast<int>(args.size());
+    argv = args.data();
+  }
   Args a;
   po::options_description desc("Options");
   desc.add_options()("help,h", "print this help and exit")(

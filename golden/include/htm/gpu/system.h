@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The GPU-TM system model (docs/htmsim.md): SIMT cores run a workload's kernel (htm/gpu/kernel.h)
+// warp by warp on global memory, and a TM configuration decides how transactions run:
+//
+//   serial  one transaction at a time in the whole GPU (a global token), accessing memory
+//           directly: the baseline every TM configuration must agree with;
+//   kilotm  KILO TM: each thread keeps a read log (address, value) and a write log; at the end
+//           of the warp's transaction the log walker sends each thread's log to the commit
+//           units of the memory partitions (the golden htm_commit_unit models, stepped through
+//           their ports at half the core clock), which validate by value and commit in
+//           commit-id order.
+//
+// The machine: cores with resident warps and a round-robin warp scheduler issuing one warp
+// instruction per cycle; the threads of a warp at the lowest program point issue together (the
+// SIMT stack's reconvergence, htm/gpu/kernel.h); a transactional-warp limit per core; memory
+// requests coalesced per line, sent over an interconnect with a fixed latency and one message
+// per cycle per core and partition, served by each partition one per cycle after the memory
+// latency. Every run checks itself: committed transactions are replayed in their serialization
+// order against the model's memory (the values each read saw, the final memory), then the
+// workload's Check() runs on the final memory.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "htm/golden/commit_unit_model.h"
+#include "htm/gpu/workload.h"
+
+namespace htm::gpu {
+
+enum class TmMode : uint8_t { kSerial, kKiloTm };
+const char* ToString(TmMode m);
+/// Every TM configuration, in the papers' order of comparison.
+const std::vector<TmMode>& AllTmModes();
+/// False when `name` is not a TM configuration.
+bool ParseTmMode(const std::string& name, TmMode* m);
+
+struct MachineConfig {
+  std::string name;
+  std::string summary;
+  int cores = 15;
+  int warps_per_core = 48;       // resident warps
+  int tx_warps_per_core = 2;     // warps in a transaction at once (concurrency control)
+  int partitions = 6;            // memory partitions, one commit unit each
+  int icnt_latency = 5;          // core <-> partition, cycles
+  int mem_latency = 330;         // a core's load at the partition: L2 and DRAM
+  int cu_mem_latency = 115;      // a commit unit's validation read or commit write (ROP latency)
+  int line_words = 32;           // 128-byte lines: one request per line a warp instruction touches
+  int interleave_words = 64;     // 256-byte partition interleaving
+  int alloc_retry = 100;         // cycles before a core asks again after AllocFail
+  uint64_t max_tx_ops = 100000;  // operations of one try before it is treated as a zombie
+  golden::CommitUnitParams cu;   // each partition's commit unit
+};
+/// `default` (the papers' machine, `000_...` Table 1 / `003_...` Table 2) and `small` (tests).
+const std::vector<MachineConfig>& AllMachines();
+const MachineConfig* FindMachine(const std::string& name);
+/// Empty when the machine is possible, else a message naming what is wrong.
+std::string CheckMachine(const MachineConfig& m);
+
+struct SystemStats {
+  uint64_t cycles = 0;
+  uint64_t threads = 0;
+  uint64_t warp_instructions = 0;
+  uint64_t mem_requests = 0;       // core requests (per line) to the partitions
+  uint64_t commits = 0;            // committed transactions (threads)
+  uint64_t tries = 0;              // transaction tries begun
+  uint64_t aborts = 0;             // all causes
+  uint64_t aborts_validation = 0;  // a commit unit replied Fail (value validation or capacity)
+  uint64_t aborts_zombie = 0;      // an access outside memory or an endless try: inconsistent reads
+  uint64_t read_only_commits = 0;  // committed without a commit unit (no reads, no writes)
+  uint64_t tx_cycles = 0;          // cycles of committed tries, from TX_Begin to the decision
+  uint64_t wasted_cycles = 0;      // cycles of aborted tries
+  uint64_t tx_limit_stalls = 0;    // cycles a warp waited at TX_Begin for the per-core limit
+  uint64_t cu_messages = 0;        // core -> commit unit messages (Alloc, log words, DoneFill, ...)
+  uint64_t cu_alloc_fails = 0;
+  uint64_t cu_busy_cycles = 0;  // commit-unit cycles with busy set, summed over the units
+  uint64_t cu_cycles = 0;       // commit-unit cycles (per unit)
+  uint64_t log_events = 0;      // committed transactions and non-transactional writes replayed
+};
+
+/// One entry of the serialization order: a committed transaction or a non-transactional write
+/// (a store or an atomic; `reads` holds an atomic's old value).
+struct LogEvent {
+  enum class Kind : uint8_t { kTx, kWrite } kind = Kind::kTx;
+  uint64_t id = 0;  // position in the serialization order, from 0
+  int thread = 0;
+  uint64_t cid = 0;    // kilotm: the commit id; serial: the position among transactions
+  uint64_t cycle = 0;  // when it was decided (tx) or performed (write)
+  struct Read {
+    uint32_t addr, value;
+    int64_t writer;  // id of the event whose write it saw; -1: the initial memory
+  };
+  std::vector<Read> reads;
+  std::vector<std::pair<uint32_t, uint32_t>> writes;  // address, value
+};
+
+/// Receives the serialization order as the run produces it (e.g. the commit-log writer).
+class LogSink {
+ public:
+  virtual ~LogSink() = default;
+  virtual void Begin(const std::vector<uint32_t>& initial) = 0;
+  virtual void Event(const LogEvent& e) = 0;
+  virtual void End(const std::vector<uint32_t>& final_mem) = 0;
+};
+
+struct RunOptions {
+  uint64_t seed = 1;
+  uint64_t max_cycles = 0;  // 0: 200 000 000
+  LogSink* log = nullptr;
+  /// Called now and then with the cycle and the threads finished.
+  std::function<void(uint64_t cycle, uint64_t done, uint64_t threads)> progress;
+};
+
+struct RunResult {
+  bool ok = false;    // finished, replay consistent, Check() empty
+  std::string error;  // the model's or the replay's error ("" when none)
+  std::string check;  // the workload's Check() message ("" when right)
+  SystemStats stats;
+  std::vector<uint32_t> mem;  // final memory
+  std::vector<golden::CommitUnitModel::Stats> unit_stats;
+};
+
+/// Runs `w` to completion. Never throws for a workload's fault; throws std::invalid_argument for
+/// an impossible machine.
+RunResult RunSystem(const MachineConfig& m, TmMode tm, Workload& w, const RunOptions& opt = {});
+
+}  // namespace htm::gpu

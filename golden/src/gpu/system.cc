@@ -1,0 +1,1276 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The GPU-TM system model: see htm/gpu/system.h and docs/htmsim.md.
+#include "htm/gpu/system.h"
+
+#include <algorithm>
+#include <deque>
+#include <exception>
+#include <map>
+#include <memory>
+#include <queue>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "htm/enums.h"
+
+namespace htm::gpu {
+
+const char* ToString(TmMode m) {
+  switch (m) {
+    case TmMode::kSerial:
+      return "serial";
+    case TmMode::kKiloTm:
+      return "kilotm";
+  }
+  return "?";
+}
+
+const std::vector<TmMode>& AllTmModes() {
+  static const std::vector<TmMode> all = {TmMode::kSerial, TmMode::kKiloTm};
+  return all;
+}
+
+bool ParseTmMode(const std::string& name, TmMode* m) {
+  for (const TmMode t : AllTmModes()) {
+    if (name == ToString(t)) {
+      *m = t;
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+MachineConfig Paper() {
+  MachineConfig m;
+  m.name = "default";
+  m.summary =
+      "the papers' machine: 15 cores x 48 warps, 2 transactional warps per core, 6 partitions, "
+      "5-cycle interconnect, 330-cycle memory, commit units at half the core clock";
+  // The commit unit's paper size (docs/htm_commit_unit.md).
+  m.cu = golden::CommitUnitParams{.addr_w = 30,
+                                  .data_w = 32,
+                                  .cid_w = 16,
+                                  .src_w = 8,
+                                  .ring_size = 1024,
+                                  .buf_words = 4096,
+                                  .val_tags = 16,
+                                  .lwh_sets = 256,
+                                  .lwh_ways = 4,
+                                  .lwh_bf_hashes = 4,
+                                  .lwh_bf_slots = 256,
+                                  .lwh_scrub_interval = 32};
+  return m;
+}
+
+MachineConfig Small() {
+  MachineConfig m = Paper();
+  m.name = "small";
+  m.summary =
+      "for tests: 2 cores x 4 warps, 2 partitions, 40-cycle memory, commit units with a "
+      "32-entry ring and 256 buffer words (ids and ring wrap within a run)";
+  m.cores = 2;
+  m.warps_per_core = 4;
+  m.partitions = 2;
+  m.mem_latency = 40;
+  m.cu_mem_latency = 12;
+  m.interleave_words = 8;
+  m.alloc_retry = 20;
+  m.cu.cid_w = 10;
+  m.cu.src_w = 2;
+  m.cu.ring_size = 32;
+  m.cu.buf_words = 256;
+  m.cu.val_tags = 4;
+  m.cu.lwh_sets = 16;
+  m.cu.lwh_ways = 2;
+  m.cu.lwh_bf_slots = 32;
+  m.cu.lwh_scrub_interval = 4;
+  return m;
+}
+
+}  // namespace
+
+const std::vector<MachineConfig>& AllMachines() {
+  static const std::vector<MachineConfig> all = {Paper(), Small()};
+  return all;
+}
+
+const MachineConfig* FindMachine(const std::string& name) {
+  for (const MachineConfig& m : AllMachines()) {
+    if (m.name == name) {
+      return &m;
+    }
+  }
+  return nullptr;
+}
+
+std::string CheckMachine(const MachineConfig& m) {
+  if (m.cores < 1 || m.warps_per_core < 1 || m.tx_warps_per_core < 1 || m.partitions < 1) {
+    return "cores, warps per core, transactional warps per core and partitions must be >= 1";
+  }
+  if (m.cores > (1 << std::min(m.cu.src_w, 20))) {
+    return "more cores than the commit unit's SrcW can name";
+  }
+  if (m.icnt_latency < 1 || m.mem_latency < 1 || m.cu_mem_latency < 1 || m.alloc_retry < 1) {
+    return "latencies must be >= 1";
+  }
+  if (m.line_words < 1 || m.interleave_words < 1 || m.max_tx_ops < 1) {
+    return "line and interleave sizes and the try budget must be >= 1";
+  }
+  if (m.cu.data_w != 32) {
+    return "the commit unit's DataW must be 32 (the memory's word)";
+  }
+  return golden::CheckCommitUnitParams(m.cu);
+}
+
+namespace {
+
+using golden::CommitUnitIn;
+using golden::CommitUnitModel;
+using golden::CommitUnitOut;
+using golden::LowMask;
+
+/// "line:column" of a program point.
+std::string Where(uint32_t pc) {
+  return std::to_string(pc >> 10) + ":" + std::to_string(pc & 1023);
+}
+
+/// Replays the serialization order as it is produced: checks every committed read against the
+/// replayed memory, names each read's writer, and hands the events to the log sink.
+class Serializer {
+ public:
+  Serializer(const std::vector<uint32_t>& initial, LogSink* sink)
+      : mem_(initial), writer_(initial.size(), -1), sink_(sink) {
+    if (sink_ != nullptr) {
+      sink_->Begin(initial);
+    }
+  }
+  /// A decided transaction with its commit id (recorded in any order; replayed in cid order).
+  /// Aborted ones only fill the gap in the cid sequence.
+  void Decided(uint64_t cid, bool committed, LogEvent e) {
+    e.kind = LogEvent::Kind::kTx;
+    e.cid = cid;
+    pending_[cid] = {committed, std::move(e)};
+    while (!pending_.empty() && pending_.begin()->first == next_cid_) {
+      auto node = pending_.extract(pending_.begin());
+      ++next_cid_;
+      if (node.mapped().first) {
+        Emit(std::move(node.mapped().second));
+      }
+    }
+  }
+  /// A non-transactional write, at the time it is performed.
+  void Write(int thread, uint64_t cycle, uint32_t addr, uint32_t value, bool atomic, uint32_t old) {
+    LogEvent e;
+    e.kind = LogEvent::Kind::kWrite;
+    e.thread = thread;
+    e.cycle = cycle;
+    if (atomic) {
+      e.reads.push_back({addr, old, 0});
+    }
+    e.writes.push_back({addr, value});
+    Emit(std::move(e));
+  }
+  bool Finish(const std::vector<uint32_t>& hw) {
+    if (!pending_.empty() && error_.empty()) {
+      error_ = "commit id " + std::to_string(pending_.begin()->first) +
+               " decided while an older one never was";
+    }
+    if (error_.empty()) {
+      for (size_t a = 0; a < hw.size(); ++a) {
+        if (hw[a] != mem_[a]) {
+          error_ = "final memory: word " + std::to_string(a) + " holds " + std::to_string(hw[a]) +
+                   ", the serial replay gives " + std::to_string(mem_[a]) + " (last written by " +
+                   Who(writer_[a]) + ")";
+          break;
+        }
+      }
+    }
+    if (sink_ != nullptr) {
+      sink_->End(hw);
+    }
+    return error_.empty();
+  }
+  const std::string& error() const { return error_; }
+  uint64_t events() const { return next_id_; }
+
+ private:
+  std::string Who(int64_t id) const {
+    if (id < 0) {
+      return "the initial memory";
+    }
+    const auto it = who_.find(id);
+    return "event " + std::to_string(id) + (it == who_.end() ? "" : " (" + it->second + ")");
+  }
+  void Emit(LogEvent e) {
+    e.id = next_id_++;
+    const std::string me =
+        (e.kind == LogEvent::Kind::kTx ? "transaction of thread " + std::to_string(e.thread) +
+                                             ", commit id " + std::to_string(e.cid)
+                                       : "write of thread " + std::to_string(e.thread)) +
+        " at cycle " + std::to_string(e.cycle);
+    for (LogEvent::Read& r : e.reads) {
+      r.writer = writer_[r.addr];
+      if (mem_[r.addr] != r.value && error_.empty()) {
+        error_ = "serializability: event " + std::to_string(e.id) + " (" + me + ") read word " +
+                 std::to_string(r.addr) + " = " + std::to_string(r.value) +
+                 ", but in the serial order it holds " + std::to_string(mem_[r.addr]) +
+                 " (written by " + Who(writer_[r.addr]) + ")";
+      }
+    }
+    for (const auto& [a, v] : e.writes) {
+      mem_[a] = v;
+      writer_[a] = static_cast<int64_t>(e.id);
+    }
+    if (e.kind == LogEvent::Kind::kTx && e.writes.size() < 64) {
+      who_[e.id] = me;  // names for messages (bounded: most recent writers matter)
+    }
+    if (sink_ != nullptr) {
+      sink_->Event(e);
+    }
+  }
+
+  std::vector<uint32_t> mem_;
+  std::vector<int64_t> writer_;
+  LogSink* sink_;
+  std::map<uint64_t, std::pair<bool, LogEvent>> pending_;
+  std::unordered_map<uint64_t, std::string> who_;
+  uint64_t next_cid_ = 0, next_id_ = 0;
+  std::string error_;
+};
+
+// ---- The machine --------------------------------------------------------------------------------
+
+struct Thread {
+  std::unique_ptr<Lane> lane;
+  bool done = false;
+  // The current try.
+  bool doomed = false;  // a zombie: stops at once, aborts at the commit
+  uint64_t tx_start = 0, tx_ops = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> reads;   // first read of each address
+  std::vector<std::pair<uint32_t, uint32_t>> writes;  // latest value per address
+  uint32_t result = 0;  // the value the pending load or atomic returns
+};
+
+struct Msg {
+  CuMsg type;
+  uint32_t addr = 0, data = 0;
+};
+
+/// One thread's transaction on its way through the commit units (KILO TM's log walker state).
+struct Committer {
+  int thread = 0, warp = 0, core = 0;
+  uint64_t cid = 0;
+  struct Link {
+    bool need_alloc = true, alloc_wait = false;
+    uint64_t retry_at = 0;
+    std::deque<Msg> q;
+    bool involved = false, writes = false;
+    int rep = 0;  // 0 none, 1 Pass, 2 Fail
+    bool done_wait = false;
+  };
+  std::vector<Link> links;
+  bool decided = false, committed = false;
+};
+
+struct Warp {
+  int core = 0;
+  int first = 0;  // its first thread
+  bool launched = false, finished = false;
+  uint64_t ready_at = 0;
+  int pending = 0;         // memory replies (or commit decisions) outstanding
+  int stores_out = 0;      // non-transactional stores not yet performed
+  std::vector<int> group;  // the threads of the instruction waiting for replies
+  // Transaction state.
+  bool in_tx = false, holds_slot = false, committing = false;
+  std::vector<int> tx;          // the threads in the current try
+  std::deque<int> serial_wait;  // serial mode: threads of the group not yet run
+  int serial_active = -1;
+  std::vector<std::unique_ptr<Committer>> committers;
+};
+
+struct Core {
+  std::vector<int> resident;
+  std::deque<int> waiting;  // warps not yet launched
+  size_t rr = 0;
+  int tx_warps = 0;
+};
+
+struct Event {
+  uint64_t time, seq;
+  std::function<void()> fn;
+  bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+};
+
+class Machine {
+ public:
+  Machine(const MachineConfig& m, TmMode tm, Workload& w, const RunOptions& opt)
+      : m_(m), tm_(tm), w_(w), opt_(opt) {}
+
+  RunResult Run() {
+    RunResult r;
+    try {
+      RunInner();
+    } catch (const std::exception& e) {
+      Fail(std::string("thread ") + std::to_string(current_) + " threw: " + e.what());
+    }
+    r.stats = stats_;
+    r.stats.cycles = now_;
+    r.stats.threads = static_cast<uint64_t>(w_.threads());
+    r.mem = mem_;
+    for (const CommitUnitModel& u : units_) {
+      r.unit_stats.push_back(u.stats());
+    }
+    if (error_.empty() && serial_ && !serial_->Finish(mem_)) {
+      Fail(serial_->error());
+    }
+    r.stats.log_events = serial_ ? serial_->events() : 0;
+    if (error_.empty()) {
+      r.check = w_.Check(mem_);
+    }
+    r.error = error_;
+    r.ok = error_.empty() && r.check.empty();
+    return r;
+  }
+
+ private:
+  // ---- Setup and the main loop ------------------------------------------------------------------
+  void RunInner() {
+    mem_ = w_.Init();
+    serial_ = std::make_unique<Serializer>(mem_, opt_.log);
+    const int threads = w_.threads();
+    if (threads < 1 || threads % 32 != 0) {
+      Fail("the workload has " + std::to_string(threads) + " threads, not a multiple of 32");
+      return;
+    }
+    threads_.resize(threads);
+    warps_ = std::vector<Warp>(static_cast<size_t>(threads / 32));
+    cores_.resize(m_.cores);
+    for (size_t wi = 0; wi < warps_.size(); ++wi) {
+      warps_[wi].core = static_cast<int>(wi % m_.cores);
+      warps_[wi].first = static_cast<int>(wi) * 32;
+      cores_[warps_[wi].core].waiting.push_back(static_cast<int>(wi));
+    }
+    for (int c = 0; c < m_.cores; ++c) {
+      Launch(c);
+    }
+    for (int u = 0; u < m_.partitions; ++u) {
+      units_.emplace_back(m_.cu);
+    }
+    cu_in_.resize(m_.partitions);
+    vr_.resize(m_.partitions);
+    cw_.resize(m_.partitions);
+    part_free_.assign(m_.partitions, 0);
+    link_free_.assign(static_cast<size_t>(m_.cores) * m_.partitions, 0);
+    const uint64_t limit = opt_.max_cycles != 0 ? opt_.max_cycles : 200'000'000;
+    uint64_t last_progress = 0;
+    while (error_.empty() && (done_threads_ < threads || !Quiet())) {
+      if (now_ >= limit) {
+        Fail("no end after " + std::to_string(limit) + " cycles (deadlock or livelock?); " +
+             Summary());
+        return;
+      }
+      RunEvents();
+      if (!serial_->error().empty()) {
+        Fail(serial_->error());
+        return;
+      }
+      bool active = false;
+      for (int c = 0; c < m_.cores && error_.empty(); ++c) {
+        active |= IssueCore(c);
+        active |= SendCommitMessages(c);
+      }
+      if (now_ % 2 == 0) {
+        for (int u = 0; u < m_.partitions && error_.empty(); ++u) {
+          active |= TickUnit(u);
+        }
+      }
+      if (opt_.progress && now_ - last_progress >= 100000) {
+        last_progress = now_;
+        opt_.progress(now_, static_cast<uint64_t>(done_threads_), static_cast<uint64_t>(threads));
+      }
+      ++now_;
+      if (!active) {
+        SkipIdle();
+      }
+    }
+  }
+
+  void Launch(int c) {
+    Core& core = cores_[c];
+    while (static_cast<int>(core.resident.size()) < m_.warps_per_core && !core.waiting.empty()) {
+      const int wi = core.waiting.front();
+      core.waiting.pop_front();
+      core.resident.push_back(wi);
+      Warp& w = warps_[wi];
+      w.launched = true;
+      w.ready_at = now_ + 1;
+      for (int t = w.first; t < w.first + 32; ++t) {
+        current_ = t;
+        threads_[t].lane = std::make_unique<Lane>(t, 32, w_.threads());
+        threads_[t].lane->Start(w_.Kernel(*threads_[t].lane));
+        Settle(t);
+      }
+    }
+  }
+
+  void Settle(int t) {
+    Thread& th = threads_[t];
+    if (!th.done && th.lane->op().kind == OpKind::kDone) {
+      th.done = true;
+      ++done_threads_;
+    }
+  }
+
+  bool Quiet() const {
+    if (!events_.empty()) {
+      return false;
+    }
+    for (int u = 0; u < m_.partitions; ++u) {
+      if (!cu_in_[u].empty() || !vr_[u].empty() || !cw_[u].empty() || unit_busy_[u]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /// Nothing happened this cycle: jump to the next event or the next warp that becomes ready.
+  void SkipIdle() {
+    uint64_t next = UINT64_MAX;
+    if (!events_.empty()) {
+      next = events_.top().time;
+    }
+    for (const Core& c : cores_) {
+      for (const int wi : c.resident) {
+        const Warp& w = warps_[wi];
+        if (!w.finished && w.pending == 0 && !w.committing) {
+          next = std::min(next, std::max(w.ready_at, now_));
+        }
+        for (const auto& cm : w.committers) {
+          for (const auto& l : cm->links) {
+            if (l.need_alloc && !l.alloc_wait) {
+              next = std::min(next, std::max(l.retry_at, now_));
+            }
+          }
+        }
+      }
+    }
+    for (int u = 0; u < m_.partitions; ++u) {
+      if (!cu_in_[u].empty() || !vr_[u].empty() || !cw_[u].empty() || unit_busy_[u]) {
+        next = now_;
+      }
+    }
+    if (next != UINT64_MAX && next > now_) {
+      now_ = next;
+    }
+  }
+
+  void At(uint64_t time, std::function<void()> fn) {
+    events_.push(Event{time, seq_++, std::move(fn)});
+  }
+  void RunEvents() {
+    while (!events_.empty() && events_.top().time <= now_ && error_.empty()) {
+      Event e = events_.top();
+      events_.pop();
+      e.fn();
+    }
+  }
+
+  void Fail(const std::string& what) {
+    if (error_.empty()) {
+      error_ = "cycle " + std::to_string(now_) + ": " + what;
+    }
+  }
+
+  std::string Describe(int t) const {
+    const Op& op = threads_[t].lane->op();
+    std::ostringstream os;
+    os << "thread " << t << " (warp " << t / 32 << ") at " << OpKindName(op.kind);
+    if (IsMemAccess(op.kind)) {
+      os << " of word " << op.addr;
+    }
+    if (op.kind != OpKind::kDone) {
+      os << " at line " << Where(op.pc);
+    }
+    return os.str();
+  }
+
+  std::string Summary() const {
+    std::ostringstream os;
+    os << done_threads_ << " of " << threads_.size() << " threads finished";
+    int shown = 0;
+    for (size_t t = 0; t < threads_.size() && shown < 3; ++t) {
+      if (threads_[t].lane && !threads_[t].done) {
+        os << (shown++ ? "; " : "; e.g. ") << Describe(static_cast<int>(t));
+      }
+    }
+    return os.str();
+  }
+
+  // ---- Memory path ------------------------------------------------------------------------------
+  int PartitionOf(uint32_t addr) const {
+    return static_cast<int>((addr / static_cast<uint32_t>(m_.interleave_words)) %
+                            static_cast<uint32_t>(m_.partitions));
+  }
+
+  /// Sends a request from core c to partition p now: returns the cycle at which the partition
+  /// performs it (after the link's slot, the interconnect, the partition's slot and the memory).
+  uint64_t Route(int c, int p, int latency) {
+    uint64_t& link = link_free_[static_cast<size_t>(c) * m_.partitions + p];
+    const uint64_t sent = std::max(now_, link);
+    link = sent + 1;
+    const uint64_t arrive = sent + static_cast<uint64_t>(m_.icnt_latency);
+    const uint64_t served = std::max(arrive, part_free_[p]);
+    part_free_[p] = served + 1;
+    ++stats_.mem_requests;
+    return served + static_cast<uint64_t>(latency);
+  }
+
+  /// Groups the threads' addresses into line requests: (partition, the threads of that line).
+  std::map<uint32_t, std::vector<int>> Lines(const std::vector<int>& ts) const {
+    std::map<uint32_t, std::vector<int>> lines;
+    for (const int t : ts) {
+      lines[threads_[t].lane->op().addr / static_cast<uint32_t>(m_.line_words)].push_back(t);
+    }
+    return lines;
+  }
+
+  bool InMemory(uint32_t addr) const { return addr < mem_.size(); }
+
+  // ---- Issue ------------------------------------------------------------------------------------
+  /// The warp scheduler of core c: one instruction from the next ready warp.
+  bool IssueCore(int c) {
+    Core& core = cores_[c];
+    const size_t n = core.resident.size();
+    for (size_t k = 0; k < n; ++k) {
+      const size_t i = (core.rr + k) % n;
+      Warp& w = warps_[core.resident[i]];
+      if (w.finished || w.pending > 0 || w.committing || w.ready_at > now_) {
+        continue;
+      }
+      const int r = Issue(core.resident[i]);
+      if (r == 0) {
+        continue;  // nothing to issue (stalled)
+      }
+      core.rr = (i + 1) % n;
+      if (r == 2) {  // the warp finished: make room for the next
+        core.resident.erase(core.resident.begin() + static_cast<std::ptrdiff_t>(i));
+        Launch(c);
+        core.rr = core.resident.empty() ? 0 : core.rr % core.resident.size();
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /// The threads the warp issues next: in a transaction, the threads of the try still in the
+  /// body (none: the try is complete); else every unfinished thread; of those, the ones at the
+  /// lowest program point.
+  std::vector<int> Group(Warp& w) const {
+    std::vector<int> cand;
+    if (w.in_tx) {
+      if (tm_ == TmMode::kSerial) {
+        if (w.serial_active >= 0 &&
+            threads_[w.serial_active].lane->op().kind != OpKind::kTxCommit) {
+          cand.push_back(w.serial_active);
+        }
+      } else {
+        for (const int t : w.tx) {
+          const Thread& th = threads_[t];
+          if (!th.doomed && th.lane->op().kind != OpKind::kTxCommit) {
+            cand.push_back(t);
+          }
+        }
+      }
+    } else {
+      for (int t = w.first; t < w.first + 32; ++t) {
+        if (!threads_[t].done) {
+          cand.push_back(t);
+        }
+      }
+    }
+    uint64_t best = UINT64_MAX;
+    for (const int t : cand) {
+      const Op& op = threads_[t].lane->op();
+      best = std::min(best, (uint64_t{op.pc} << 8) | static_cast<uint64_t>(op.kind));
+    }
+    std::vector<int> group;
+    for (const int t : cand) {
+      const Op& op = threads_[t].lane->op();
+      if (((uint64_t{op.pc} << 8) | static_cast<uint64_t>(op.kind)) == best) {
+        group.push_back(t);
+      }
+    }
+    return group;
+  }
+
+  /// Issues warp wi's next instruction: 0 nothing issued, 1 issued, 2 the warp finished.
+  int Issue(int wi) {
+    Warp& w = warps_[wi];
+    std::vector<int> g = Group(w);
+    if (g.empty()) {
+      if (w.in_tx) {
+        if (tm_ == TmMode::kSerial) {
+          return SerialNext(wi) ? 1 : 0;
+        }
+        StartCommit(wi);
+        return 1;
+      }
+      w.finished = true;
+      return 2;
+    }
+    const Op op = threads_[g[0]].lane->op();
+    ++stats_.warp_instructions;
+    if (w.in_tx) {
+      for (const int t : g) {
+        if (++threads_[t].tx_ops > m_.max_tx_ops) {
+          if (tm_ == TmMode::kSerial) {  // alone, so not a zombie: an endless body
+            Fail(Describe(t) + ": the transaction body begun at line " +
+                 Where(threads_[t].lane->tx_pc()) + " has not finished after " +
+                 std::to_string(m_.max_tx_ops) + " operations");
+            return 1;
+          }
+          Doom(t);
+        }
+      }
+      std::erase_if(g, [&](int t) { return threads_[t].doomed; });
+      if (g.empty()) {
+        w.ready_at = now_ + 1;
+        return 1;
+      }
+      if (op.kind == OpKind::kBarrier || op.kind == OpKind::kAtomAdd ||
+          op.kind == OpKind::kAtomCas || op.kind == OpKind::kTxBegin) {
+        Fail(Describe(g[0]) + ": a " + OpKindName(op.kind) +
+             " inside a transaction body (bodies hold no barrier, atomic or transaction)");
+        return 1;
+      }
+    }
+    switch (op.kind) {
+      case OpKind::kCompute:
+        ResumeAll(g);
+        w.ready_at = now_ + static_cast<uint64_t>(std::max(1, op.count));
+        return 1;
+      case OpKind::kLatch:
+        ResumeAll(g);
+        w.ready_at = now_ + 1;
+        return 1;
+      case OpKind::kLoad:
+        return w.in_tx ? TxLoad(wi, g) : MemAccess(wi, g, false);
+      case OpKind::kStore:
+        return w.in_tx ? TxStore(wi, g) : MemAccess(wi, g, false);
+      case OpKind::kAtomAdd:
+      case OpKind::kAtomCas:
+        return MemAccess(wi, g, true);
+      case OpKind::kBarrier:
+        Fail(Describe(g[0]) + ": the system model has no grid-wide barrier");
+        return 1;
+      case OpKind::kTxBegin:
+        return TxBegin(wi, g);
+      case OpKind::kTxCommit:
+      case OpKind::kDone:
+      case OpKind::kNone:
+        Fail(Describe(g[0]) + ": nothing to issue");
+        return 1;
+    }
+    return 1;
+  }
+
+  void ResumeAll(const std::vector<int>& g) {
+    for (const int t : g) {
+      current_ = t;
+      threads_[t].lane->Resume(threads_[t].result);
+      Settle(t);
+    }
+  }
+
+  /// The group's replies are all in: resume its threads.
+  void Complete(int wi) {
+    Warp& w = warps_[wi];
+    if (--w.pending == 0) {
+      std::vector<int> g = std::move(w.group);
+      w.group.clear();
+      ResumeAll(g);
+      w.ready_at = std::max(w.ready_at, now_ + 1);
+    }
+  }
+
+  /// A load, store or atomic outside a transaction (or a serial transaction's access): one
+  /// request per line; loads and atomics resume the group when every reply is back, stores at
+  /// once (a serial transaction's store waits for its acknowledgement).
+  int MemAccess(int wi, const std::vector<int>& g, bool atomic) {
+    Warp& w = warps_[wi];
+    const Op op0 = threads_[g[0]].lane->op();
+    for (const int t : g) {
+      if (!InMemory(threads_[t].lane->op().addr)) {
+        Fail(Describe(t) + ": address outside the memory of " + std::to_string(mem_.size()) +
+             " words");
+        return 1;
+      }
+    }
+    const bool store = op0.kind == OpKind::kStore;
+    const bool wait = !store || w.in_tx;
+    auto lines = Lines(g);
+    if (wait) {
+      w.pending = static_cast<int>(lines.size());
+      w.group = g;
+    }
+    for (auto& [line, ts] : lines) {
+      const int p = PartitionOf(line * static_cast<uint32_t>(m_.line_words));
+      const uint64_t when = Route(w.core, p, m_.mem_latency);
+      if (store) {
+        w.stores_out += wait ? 0 : 1;
+      }
+      At(when, [this, wi, ts = std::move(ts), store, wait, atomic] {
+        for (const int t : ts) {
+          Thread& th = threads_[t];
+          const Op& op = th.lane->op();
+          const uint32_t old = mem_[op.addr];
+          th.result = old;
+          if (store) {
+            mem_[op.addr] = op.data;
+            if (warps_[wi].in_tx) {
+              th.writes.push_back({op.addr, op.data});  // serial mode: logged at its commit
+            } else {
+              serial_->Write(t, now_, op.addr, op.data, false, 0);
+            }
+          } else if (atomic) {
+            const bool add = op.kind == OpKind::kAtomAdd;
+            if (add || old == op.cmp) {
+              mem_[op.addr] = add ? old + op.data : op.data;
+              serial_->Write(t, now_, op.addr, mem_[op.addr], true, old);
+            }
+          } else if (warps_[wi].in_tx) {
+            Thread& r = th;
+            if (std::none_of(r.writes.begin(), r.writes.end(),
+                             [&](const auto& x) { return x.first == op.addr; }) &&
+                std::none_of(r.reads.begin(), r.reads.end(),
+                             [&](const auto& x) { return x.first == op.addr; })) {
+              r.reads.push_back({op.addr, old});
+            }
+          }
+        }
+        if (wait) {
+          At(now_ + static_cast<uint64_t>(m_.icnt_latency), [this, wi] { Complete(wi); });
+        } else {
+          --warps_[wi].stores_out;
+        }
+      });
+    }
+    if (!wait) {
+      ResumeAll(g);
+      w.ready_at = now_ + 1;
+    }
+    return 1;
+  }
+
+  // ---- Transactions -----------------------------------------------------------------------------
+  void Doom(int t) {
+    Thread& th = threads_[t];
+    if (!th.doomed) {
+      th.doomed = true;
+    }
+  }
+
+  int TxBegin(int wi, const std::vector<int>& g) {
+    Warp& w = warps_[wi];
+    if (w.stores_out > 0) {
+      return 0;  // the warp's earlier stores are performed before its transaction begins
+    }
+    Core& core = cores_[w.core];
+    if (tm_ == TmMode::kSerial) {
+      if (token_ >= 0 && token_ != wi) {
+        ++stats_.tx_limit_stalls;
+        return 0;
+      }
+      token_ = wi;
+      w.in_tx = true;
+      w.serial_wait.assign(g.begin(), g.end());
+      w.serial_active = -1;
+      SerialNext(wi);
+      return 1;
+    }
+    if (!w.holds_slot) {
+      if (core.tx_warps >= m_.tx_warps_per_core) {
+        ++stats_.tx_limit_stalls;
+        return 0;
+      }
+      ++core.tx_warps;
+      w.holds_slot = true;
+    }
+    w.in_tx = true;
+    w.tx = g;
+    for (const int t : g) {
+      BeginTry(t);
+    }
+    w.ready_at = now_ + 1;
+    return 1;
+  }
+
+  void BeginTry(int t) {
+    Thread& th = threads_[t];
+    th.doomed = false;
+    th.tx_start = now_;
+    th.tx_ops = 0;
+    th.reads.clear();
+    th.writes.clear();
+    ++stats_.tries;
+    current_ = t;
+    th.lane->BeginTry();
+  }
+
+  /// Serial mode: the running thread's try is complete (or none runs yet): commit it and start
+  /// the next thread of the group; false when the warp still waits for something.
+  bool SerialNext(int wi) {
+    Warp& w = warps_[wi];
+    if (w.serial_active >= 0) {
+      const int t = w.serial_active;
+      Thread& th = threads_[t];
+      if (th.lane->op().kind != OpKind::kTxCommit) {
+        return false;
+      }
+      LogEvent e;
+      e.thread = t;
+      e.cycle = now_;
+      for (const auto& [a, v] : th.reads) {
+        e.reads.push_back({a, v, 0});
+      }
+      e.writes = th.writes;
+      serial_->Decided(serial_cid_++, true, std::move(e));
+      ++stats_.commits;
+      stats_.tx_cycles += now_ - th.tx_start;
+      current_ = t;
+      th.lane->CommitTry();
+      Settle(t);
+      w.serial_active = -1;
+    }
+    if (w.serial_wait.empty()) {
+      w.in_tx = false;
+      token_ = -1;
+      w.ready_at = now_ + 1;
+      return true;
+    }
+    w.serial_active = w.serial_wait.front();
+    w.serial_wait.pop_front();
+    BeginTry(w.serial_active);
+    w.ready_at = now_ + 1;
+    return true;
+  }
+
+  /// KILO TM: a transactional load reads the thread's write log, then its read log, then memory
+  /// (logged with the value it returned).
+  int TxLoad(int wi, const std::vector<int>& g) {
+    if (tm_ == TmMode::kSerial) {
+      return MemAccess(wi, g, false);
+    }
+    Warp& w = warps_[wi];
+    std::vector<int> to_mem;
+    for (const int t : g) {
+      Thread& th = threads_[t];
+      const uint32_t a = th.lane->op().addr;
+      if (!InMemory(a)) {
+        Doom(t);
+        continue;
+      }
+      auto hit = std::find_if(th.writes.begin(), th.writes.end(),
+                              [a](const auto& x) { return x.first == a; });
+      if (hit == th.writes.end()) {
+        hit = std::find_if(th.reads.begin(), th.reads.end(),
+                           [a](const auto& x) { return x.first == a; });
+        if (hit == th.reads.end()) {
+          to_mem.push_back(t);
+          continue;
+        }
+      }
+      th.result = hit->second;
+    }
+    std::vector<int> live;
+    for (const int t : g) {
+      if (!threads_[t].doomed) {
+        live.push_back(t);
+      }
+    }
+    if (to_mem.empty()) {
+      ResumeAll(live);
+      w.ready_at = now_ + 1;
+      return 1;
+    }
+    auto lines = Lines(to_mem);
+    w.pending = static_cast<int>(lines.size());
+    w.group = live;
+    for (auto& [line, ts] : lines) {
+      const int p = PartitionOf(line * static_cast<uint32_t>(m_.line_words));
+      At(Route(w.core, p, m_.mem_latency), [this, wi, ts = std::move(ts)] {
+        for (const int t : ts) {
+          Thread& th = threads_[t];
+          const uint32_t a = th.lane->op().addr;
+          th.result = mem_[a];
+          th.reads.push_back({a, th.result});
+        }
+        At(now_ + static_cast<uint64_t>(m_.icnt_latency), [this, wi] { Complete(wi); });
+      });
+    }
+    return 1;
+  }
+
+  int TxStore(int wi, const std::vector<int>& g) {
+    if (tm_ == TmMode::kSerial) {
+      return MemAccess(wi, g, false);
+    }
+    for (const int t : g) {
+      Thread& th = threads_[t];
+      const Op& op = th.lane->op();
+      if (!InMemory(op.addr)) {
+        Doom(t);
+        continue;
+      }
+      auto hit = std::find_if(th.writes.begin(), th.writes.end(),
+                              [&](const auto& x) { return x.first == op.addr; });
+      if (hit != th.writes.end()) {
+        hit->second = op.data;
+      } else {
+        th.writes.push_back({op.addr, op.data});
+      }
+    }
+    std::vector<int> live;
+    for (const int t : g) {
+      if (!threads_[t].doomed) {
+        live.push_back(t);
+      }
+    }
+    ResumeAll(live);
+    warps_[wi].ready_at = now_ + 1;
+    return 1;
+  }
+
+  /// Every thread of the try is at TX_Commit (or a zombie): hand the logs to the log walker.
+  void StartCommit(int wi) {
+    Warp& w = warps_[wi];
+    w.committing = true;
+    w.pending = 0;
+    for (const int t : w.tx) {
+      Thread& th = threads_[t];
+      if (th.doomed || (th.reads.empty() && th.writes.empty())) {
+        continue;  // decided at once in FinishCommit
+      }
+      auto cm = std::make_unique<Committer>();
+      cm->thread = t;
+      cm->warp = wi;
+      cm->core = w.core;
+      cm->cid = next_cid_++;
+      cm->links.resize(m_.partitions);
+      std::vector<std::vector<Msg>> words(m_.partitions);
+      for (const auto& [a, v] : th.reads) {
+        words[PartitionOf(a)].push_back({CuMsg::kReadSet, a, v});
+      }
+      for (const auto& [a, v] : th.writes) {
+        words[PartitionOf(a)].push_back({CuMsg::kWriteSet, a, v});
+        cm->links[PartitionOf(a)].writes = true;
+      }
+      for (int u = 0; u < m_.partitions; ++u) {
+        Committer::Link& l = cm->links[u];
+        l.involved = !words[u].empty();
+        l.q.assign(words[u].begin(), words[u].end());
+        l.q.push_back({l.involved ? CuMsg::kDoneFill : CuMsg::kSkip});
+      }
+      by_cid_[cm->cid & LowMask(m_.cu.cid_w)] = cm.get();
+      w.committers.push_back(std::move(cm));
+      ++w.pending;
+    }
+    if (w.pending == 0) {
+      FinishCommit(wi);
+    }
+  }
+
+  /// The message committer `cm` wants to send to unit u now, if any.
+  const Msg* Wants(const Committer& cm, int u) const {
+    const Committer::Link& l = cm.links[u];
+    if (l.need_alloc) {
+      static const Msg kAlloc{CuMsg::kAlloc};
+      return (!l.alloc_wait && l.retry_at <= now_) ? &kAlloc : nullptr;
+    }
+    return l.q.empty() ? nullptr : &l.q.front();
+  }
+
+  /// The log walkers of core c: at most one message per unit per cycle, oldest commit id first.
+  bool SendCommitMessages(int c) {
+    if (tm_ != TmMode::kKiloTm) {
+      return false;
+    }
+    bool sent = false;
+    for (int u = 0; u < m_.partitions; ++u) {
+      Committer* best = nullptr;
+      for (const int wi : cores_[c].resident) {
+        for (const auto& cm : warps_[wi].committers) {
+          if (Wants(*cm, u) != nullptr && (best == nullptr || cm->cid < best->cid)) {
+            best = cm.get();
+          }
+        }
+      }
+      if (best == nullptr) {
+        continue;
+      }
+      uint64_t& link = link_free_[static_cast<size_t>(c) * m_.partitions + u];
+      if (link > now_) {
+        continue;  // the link carries a memory request this cycle
+      }
+      link = now_ + 1;
+      Committer::Link& l = best->links[u];
+      const Msg m = *Wants(*best, u);
+      if (l.need_alloc) {
+        l.alloc_wait = true;
+      } else {
+        l.q.pop_front();
+      }
+      ++stats_.cu_messages;
+      const uint64_t cid = best->cid;
+      At(now_ + static_cast<uint64_t>(m_.icnt_latency), [this, u, m, cid, c] {
+        cu_in_[u].push_back({m, cid, c});
+      });
+      sent = true;
+    }
+    return sent;
+  }
+
+  struct CuIn {
+    Msg m;
+    uint64_t cid;
+    int core;
+  };
+  struct MemOp {
+    uint64_t due;
+    uint32_t addr, data;
+    uint64_t tag;
+  };
+
+  /// One commit-unit cycle of partition u.
+  bool TickUnit(int u) {
+    CommitUnitIn in;
+    const bool offered = !cu_in_[u].empty();
+    if (offered) {
+      const CuIn& f = cu_in_[u].front();
+      in.in_valid = 1;
+      in.in_type = static_cast<uint64_t>(f.m.type);
+      in.in_cid = f.cid & LowMask(m_.cu.cid_w);
+      in.in_src = static_cast<uint64_t>(f.core);
+      in.in_addr = f.m.addr;
+      in.in_data = f.m.data;
+    }
+    in.vr_req_ready = 1;
+    in.cw_req_ready = 1;
+    if (!vr_[u].empty() && vr_[u].front().due <= now_) {
+      in.vr_rsp_valid = 1;
+      in.vr_rsp_tag = vr_[u].front().tag;
+      in.vr_rsp_data = mem_[vr_[u].front().addr];
+      vr_[u].pop_front();
+    }
+    if (!cw_[u].empty() && cw_[u].front().due <= now_) {
+      in.cw_ack_valid = 1;
+      mem_[cw_[u].front().addr] = cw_[u].front().data;
+      cw_[u].pop_front();
+    }
+    CommitUnitModel& unit = units_[u];
+    const CommitUnitOut out = unit.Eval(in);
+    unit.Tick(in);
+    ++stats_.cu_cycles;
+    unit_busy_[u] = out.busy != 0;
+    stats_.cu_busy_cycles += out.busy;
+    if (out.err) {
+      Fail("commit unit " + std::to_string(u) + " flagged a protocol error");
+      return true;
+    }
+    if (offered && out.in_ready) {
+      cu_in_[u].pop_front();
+    }
+    if (out.vr_req_valid) {
+      vr_[u].push_back({now_ + static_cast<uint64_t>(m_.cu_mem_latency),
+                        static_cast<uint32_t>(out.vr_req_addr), 0, out.vr_req_tag});
+    }
+    if (out.cw_req_valid) {
+      if (PartitionOf(static_cast<uint32_t>(out.cw_req_addr)) != u ||
+          !InMemory(static_cast<uint32_t>(out.cw_req_addr))) {
+        Fail("commit unit " + std::to_string(u) + " wrote word " + std::to_string(out.cw_req_addr) +
+             " of another partition");
+        return true;
+      }
+      cw_[u].push_back({now_ + static_cast<uint64_t>(m_.cu_mem_latency),
+                        static_cast<uint32_t>(out.cw_req_addr),
+                        static_cast<uint32_t>(out.cw_req_data), 0});
+    }
+    if (out.arep_valid) {
+      const uint64_t cid = out.arep_cid;
+      const bool pass = out.arep_pass != 0;
+      At(now_ + static_cast<uint64_t>(m_.icnt_latency),
+         [this, u, cid, pass] { Reply(u, cid, pass ? -1 : -2); });
+    }
+    if (out.rep_valid) {
+      const uint64_t cid = out.rep_cid;
+      const int type = static_cast<int>(out.rep_type);
+      At(now_ + static_cast<uint64_t>(m_.icnt_latency),
+         [this, u, cid, type] { Reply(u, cid, type); });
+    }
+    return offered || out.busy != 0;
+  }
+
+  /// A commit unit's reply reaches the core. kind: -1 AllocPass, -2 AllocFail, else cu_rep_e.
+  void Reply(int u, uint64_t cid_low, int kind) {
+    const auto it = by_cid_.find(cid_low);
+    if (it == by_cid_.end()) {
+      Fail("commit unit " + std::to_string(u) + " replied for commit id " +
+           std::to_string(cid_low) + ", which no core is committing");
+      return;
+    }
+    Committer& cm = *it->second;
+    Committer::Link& l = cm.links[u];
+    if (kind < 0) {
+      l.alloc_wait = false;
+      if (kind == -2) {
+        ++stats_.cu_alloc_fails;
+        l.retry_at = now_ + static_cast<uint64_t>(m_.alloc_retry);
+      } else {
+        l.need_alloc = false;
+      }
+      return;
+    }
+    const auto rep = static_cast<CuRep>(kind);
+    if (rep == CuRep::kPass || rep == CuRep::kFail) {
+      l.rep = rep == CuRep::kPass ? 1 : 2;
+      bool all = true, pass = true;
+      for (const auto& x : cm.links) {
+        all = all && (!x.involved || x.rep != 0);
+        pass = pass && (!x.involved || x.rep == 1);
+      }
+      if (all) {
+        cm.committed = pass;
+        for (auto& x : cm.links) {
+          if (x.involved && x.rep == 1) {
+            x.q.push_back({pass ? CuMsg::kPass : CuMsg::kFail});
+            x.done_wait = pass && x.writes;
+          }
+        }
+        Decide(cm);
+      }
+    } else if (rep == CuRep::kDoneCommit) {
+      l.done_wait = false;
+      Decide(cm);
+    } else {
+      Fail("commit unit " + std::to_string(u) + " sent reply type " + std::to_string(kind));
+    }
+  }
+
+  /// The committer's outcome is final once every reply is in and, after a pass, every unit it
+  /// wrote to acknowledged the commit.
+  void Decide(Committer& cm) {
+    if (cm.decided) {
+      return;
+    }
+    for (const auto& x : cm.links) {
+      if (x.involved && (x.rep == 0 || x.done_wait)) {
+        return;
+      }
+    }
+    cm.decided = true;
+    Thread& th = threads_[cm.thread];
+    LogEvent e;
+    e.thread = cm.thread;
+    e.cycle = now_;
+    for (const auto& [a, v] : th.reads) {
+      e.reads.push_back({a, v, 0});
+    }
+    e.writes = th.writes;
+    serial_->Decided(cm.cid, cm.committed, std::move(e));
+    Warp& w = warps_[cm.warp];
+    if (--w.pending == 0) {
+      FinishCommit(cm.warp);
+    }
+  }
+
+  /// Every thread of the try is decided: committed threads go on after the transaction, the
+  /// others wait at TX_Begin and run again (the warp keeps its transactional slot).
+  void FinishCommit(int wi) {
+    Warp& w = warps_[wi];
+    std::unordered_map<int, bool> outcome;
+    for (const auto& cm : w.committers) {
+      outcome[cm->thread] = cm->committed;
+      by_cid_.erase(cm->cid & LowMask(m_.cu.cid_w));
+    }
+    // A committer waits until its Pass/Fail messages have left.
+    for (const auto& cm : w.committers) {
+      for (const auto& x : cm->links) {
+        if (!x.q.empty()) {
+          return FinishLater(wi);
+        }
+      }
+    }
+    w.committers.clear();
+    bool any_abort = false;
+    for (const int t : w.tx) {
+      Thread& th = threads_[t];
+      const auto it = outcome.find(t);
+      const bool ok = !th.doomed && (it == outcome.end() || it->second);
+      current_ = t;
+      if (ok) {
+        ++stats_.commits;
+        stats_.read_only_commits += it == outcome.end() ? 1 : 0;
+        stats_.tx_cycles += now_ - th.tx_start;
+        th.lane->CommitTry();
+        Settle(t);
+      } else {
+        any_abort = true;
+        ++stats_.aborts;
+        (th.doomed ? stats_.aborts_zombie : stats_.aborts_validation) += 1;
+        stats_.wasted_cycles += now_ - th.tx_start;
+        th.lane->AbortTry();
+      }
+    }
+    w.tx.clear();
+    w.in_tx = false;
+    w.committing = false;
+    w.ready_at = now_ + 1;
+    if (!any_abort && w.holds_slot) {
+      w.holds_slot = false;
+      --cores_[w.core].tx_warps;
+    }
+  }
+  void FinishLater(int wi) {
+    At(now_ + 1, [this, wi] { FinishCommit(wi); });
+  }
+
+  const MachineConfig& m_;
+  const TmMode tm_;
+  Workload& w_;
+  const RunOptions& opt_;
+  std::vector<uint32_t> mem_;
+  std::unique_ptr<Serializer> serial_;
+  std::vector<Thread> threads_;
+  std::vector<Warp> warps_;
+  std::vector<Core> cores_;
+  std::vector<CommitUnitModel> units_;
+  std::vector<std::deque<CuIn>> cu_in_;
+  std::vector<std::deque<MemOp>> vr_, cw_;
+  std::vector<uint64_t> part_free_, link_free_;
+  bool unit_busy_[64] = {};
+  std::unordered_map<uint64_t, Committer*> by_cid_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  SystemStats stats_;
+  std::string error_;
+  uint64_t now_ = 0, seq_ = 0, next_cid_ = 0, serial_cid_ = 0;
+  int done_threads_ = 0, current_ = 0, token_ = -1;
+};
+
+}  // namespace
+
+RunResult RunSystem(const MachineConfig& m, TmMode tm, Workload& w, const RunOptions& opt) {
+  if (std::string err = CheckMachine(m); !err.empty()) {
+    throw std::invalid_argument("machine '" + m.name + "': " + err);
+  }
+  if (m.partitions > 64) {
+    throw std::invalid_argument("machine '" + m.name + "': at most 64 partitions");
+  }
+  Machine machine(m, tm, w, opt);
+  return machine.Run();
+}
+
+}  // namespace htm::gpu

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// htmsim's workload commands: run a benchmark workload on the GPU-TM system model (run), list the
+// workloads, TM configurations and machines (list), check an exported commit log (check). See
+// docs/htmsim.md.
+#include "htmsim_tm.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include <boost/program_options.hpp>
+#include <unistd.h>
+
+#include "htm/gpu/commit_log.h"
+#include "htm/gpu/system.h"
+
+namespace po = boost::program_options;
+
+namespace htm::sim {
+
+namespace {
+
+using gpu::RunResult;
+using gpu::Scale;
+using gpu::TmMode;
+
+bool ParseScale(const std::string& s, Scale* out) {
+  for (const Scale x : {Scale::kSmall, Scale::kDefault, Scale::kPaper}) {
+    if (s == gpu::ToString(x)) {
+      *out = x;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string Names(bool workloads) {
+  std::string s;
+  if (workloads) {
+    for (const auto& w : gpu::AllWorkloads()) {
+      s += (s.empty() ? "" : ", ") + w.name;
+    }
+  } else {
+    for (const TmMode t : gpu::AllTmModes()) {
+      s += (s.empty() ? "" : ", ") + std::string(gpu::ToString(t));
+    }
+  }
+  return s;
+}
+
+int List() {
+  std::cout << "Workloads (--workload):\n";
+  for (const auto& w : gpu::AllWorkloads()) {
+    std::cout << "  " << std::left << std::setw(8) << w.name << " " << w.summary << "  ["
+              << w.source << "]\n";
+  }
+  std::cout << "TM configurations (--tm):\n"
+               "  serial   one transaction at a time in the whole GPU\n"
+               "  kilotm   KILO TM: value-based validation in the commit units\n"
+               "Machines (--config):\n";
+  for (const auto& m : gpu::AllMachines()) {
+    std::cout << "  " << std::left << std::setw(8) << m.name << " " << m.summary << "\n";
+  }
+  std::cout << "Scales (--scale): small (tests), default (the paper's contention, fewer threads), "
+               "paper (the papers' tables; also --paper)\n";
+  return 0;
+}
+
+void PrintStats(const gpu::SystemStats& s, double seconds) {
+  auto row = [](const char* k, uint64_t v) {
+    std::cout << "  " << std::left << std::setw(28) << k << std::right << std::setw(14) << v
+              << "\n";
+  };
+  row("cycles", s.cycles);
+  row("threads", s.threads);
+  row("warp instructions", s.warp_instructions);
+  row("memory requests", s.mem_requests);
+  row("transactions committed", s.commits);
+  row("  without a commit unit", s.read_only_commits);
+  row("tries", s.tries);
+  row("aborts", s.aborts);
+  row("  commit-unit validation", s.aborts_validation);
+  row("  zombie (inconsistent)", s.aborts_zombie);
+  row("cycles in committed tries", s.tx_cycles);
+  row("cycles in aborted tries", s.wasted_cycles);
+  row("TX_Begin stalls (tx limit)", s.tx_limit_stalls);
+  row("commit-unit messages", s.cu_messages);
+  row("commit-unit AllocFail", s.cu_alloc_fails);
+  row("commit-unit busy cycles", s.cu_busy_cycles);
+  row("commit-unit cycles", s.cu_cycles);
+  row("serialization events", s.log_events);
+  std::cout << std::fixed << std::setprecision(3)
+            << "  model speed: " << (seconds > 0 ? static_cast<double>(s.cycles) / seconds : 0)
+            << " cycles/s, " << (seconds > 0 ? static_cast<double>(s.commits) / seconds : 0)
+            << " transactions/s (" << seconds << " s)\n";
+}
+
+void WriteStatsJson(std::ostream& os, const std::string& workload, const std::string& tm,
+                    const std::string& config, const std::string& scale, uint64_t seed,
+                    const RunResult& r, double seconds) {
+  const gpu::SystemStats& s = r.stats;
+  os << "{\"workload\":\"" << workload << "\",\"tm\":\"" << tm << "\",\"config\":\"" << config
+     << "\",\"scale\":\"" << scale << "\",\"seed\":" << seed
+     << ",\"ok\":" << (r.ok ? "true" : "false") << ",\"cycles\":" << s.cycles
+     << ",\"threads\":" << s.threads << ",\"warp_instructions\":" << s.warp_instructions
+     << ",\"mem_requests\":" << s.mem_requests << ",\"commits\":" << s.commits
+     << ",\"read_only_commits\":" << s.read_only_commits << ",\"tries\":" << s.tries
+     << ",\"aborts\":" << s.aborts << ",\"aborts_validation\":" << s.aborts_validation
+     << ",\"aborts_zombie\":" << s.aborts_zombie << ",\"tx_cycles\":" << s.tx_cycles
+     << ",\"wasted_cycles\":" << s.wasted_cycles << ",\"tx_limit_stalls\":" << s.tx_limit_stalls
+     << ",\"cu_messages\":" << s.cu_messages << ",\"cu_alloc_fails\":" << s.cu_alloc_fails
+     << ",\"cu_busy_cycles\":" << s.cu_busy_cycles << ",\"cu_cycles\":" << s.cu_cycles
+     << ",\"log_events\":" << s.log_events << ",\"seconds\":" << seconds << "}\n";
+}
+
+/// Writes to `path` through a temporary file renamed at the end, so that a run that stops
+/// early leaves nothing half-written.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp") {
+    os_.open(tmp_);
+  }
+  ~AtomicFile() {
+    if (!done_) {
+      os_.close();
+      std::remove(tmp_.c_str());
+    }
+  }
+  bool good() const { return os_.good(); }
+  std::ostream& os() { return os_; }
+  bool Commit() {
+    os_.close();
+    done_ = true;
+    std::error_code ec;
+    std::filesystem::rename(tmp_, path_, ec);
+    return !os_.fail() && !ec;
+  }
+
+ private:
+  std::string path_, tmp_;
+  std::ofstream os_;
+  bool done_ = false;
+};
+
+int Run(int argc, char** argv) {
+  std::string workload, tm_name = "kilotm", config = "default", scale_name = "default";
+  std::string log_path, stats_path;
+  uint64_t seed = 1, max_cycles = 0;
+  bool paper = false;
+  po::options_description desc("Options of htmsim run");
+  desc.add_options()("help,h", "print this help and exit")("workload,w", po::value(&workload),
+                                                           "the workload (htmsim list)")(
+      "tm,t", po::value(&tm_name)->default_value("kilotm"), "the TM configuration")(
+      "config,c", po::value(&config)->default_value("default"), "the machine: default or small")(
+      "scale", po::value(&scale_name)->default_value("default"),
+      "problem size: small, default or paper")("paper", po::bool_switch(&paper),
+                                               "the papers' sizes (same as --scale paper)")(
+      "seed,s", po::value(&seed)->default_value(1), "seed of the workload's random choices")(
+      "commit-log", po::value(&log_path), "write the commit log (JSON lines) to this file")(
+      "stats-json", po::value(&stats_path), "write the statistics (one JSON object) to this file")(
+      "max-cycles", po::value(&max_cycles)->default_value(0),
+      "stop with an error after this many cycles (0: 200 000 000)");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "htmsim run: " << e.what() << " (try htmsim run --help)\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << "Usage: htmsim run --workload W [--tm T] [--config C] [--scale S] [--seed N]\n"
+                 "                  [--commit-log FILE] [--stats-json FILE]\n\n"
+                 "Runs a benchmark workload on the GPU-TM system model, replays its committed\n"
+                 "transactions in serialization order and checks its final state.\n\n"
+              << desc << "\nExit status: 0 passed, 1 a check failed, 2 bad usage.\n";
+    return 0;
+  }
+  const gpu::WorkloadInfo* info = gpu::FindWorkload(workload);
+  if (workload.empty() || info == nullptr) {
+    std::cerr << "htmsim run: "
+              << (workload.empty() ? "no --workload" : "unknown workload '" + workload + "'")
+              << " (one of " << Names(true) << ")\n";
+    return 2;
+  }
+  TmMode tm;
+  if (!gpu::ParseTmMode(tm_name, &tm)) {
+    std::cerr << "htmsim run: unknown TM configuration '" << tm_name << "' (one of " << Names(false)
+              << ")\n";
+    return 2;
+  }
+  const gpu::MachineConfig* machine = gpu::FindMachine(config);
+  if (machine == nullptr) {
+    std::cerr << "htmsim run: unknown machine '" << config << "' (default or small)\n";
+    return 2;
+  }
+  Scale scale;
+  if (!ParseScale(scale_name, &scale)) {
+    std::cerr << "htmsim run: unknown scale '" << scale_name << "' (small, default or paper)\n";
+    return 2;
+  }
+  if (paper) {
+    scale = Scale::kPaper;
+  }
+  std::unique_ptr<AtomicFile> log_file, stats_file;
+  if (!log_path.empty()) {
+    log_file = std::make_unique<AtomicFile>(log_path);
+    if (!log_file->good()) {
+      std::cerr << "htmsim run: cannot write " << log_path << "\n";
+      return 2;
+    }
+  }
+  if (!stats_path.empty()) {
+    stats_file = std::make_unique<AtomicFile>(stats_path);
+    if (!stats_file->good()) {
+      std::cerr << "htmsim run: cannot write " << stats_path << "\n";
+      return 2;
+    }
+  }
+  auto w = info->make(scale, seed);
+  std::cout << "htmsim run: " << info->name << " (" << w->Describe() << ")\n  tm " << tm_name
+            << ", machine " << machine->name << ", scale " << gpu::ToString(scale) << ", seed "
+            << seed << "\n";
+  std::unique_ptr<gpu::JsonLogWriter> writer;
+  gpu::RunOptions opt;
+  opt.seed = seed;
+  opt.max_cycles = max_cycles;
+  if (log_file) {
+    writer = std::make_unique<gpu::JsonLogWriter>(
+        log_file->os(),
+        gpu::JsonLogWriter::Header{info->name, tm_name, machine->name, gpu::ToString(scale), seed});
+    opt.log = writer.get();
+  }
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  if (tty) {
+    opt.progress = [](uint64_t cycle, uint64_t done, uint64_t threads) {
+      std::cerr << "\r  cycle " << cycle << ", threads finished " << done << " / " << threads
+                << std::flush;
+    };
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const RunResult r = gpu::RunSystem(*machine, tm, *w, opt);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (tty) {
+    std::cerr << "\r" << std::string(60, ' ') << "\r";
+  }
+  PrintStats(r.stats, seconds);
+  if (log_file && !log_file->Commit()) {
+    std::cerr << "htmsim run: writing " << log_path << " failed\n";
+    return 1;
+  }
+  if (stats_file) {
+    WriteStatsJson(stats_file->os(), info->name, tm_name, machine->name, gpu::ToString(scale), seed,
+                   r, seconds);
+    if (!stats_file->Commit()) {
+      std::cerr << "htmsim run: writing " << stats_path << " failed\n";
+      return 1;
+    }
+  }
+  if (!r.error.empty()) {
+    std::cout << "FAILED: " << r.error << "\n";
+    return 1;
+  }
+  if (!r.check.empty()) {
+    std::cout << "FAILED: final-state check of " << info->name << ": " << r.check << "\n";
+    return 1;
+  }
+  std::cout << "serialization replay: OK; final state checked: OK\n";
+  return 0;
+}
+
+int Check(int argc, char** argv) {
+  if (argc != 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+    std::cerr << "Usage: htmsim check FILE\n\nChecks a commit log written by htmsim run "
+                 "--commit-log: reads consistent, dependency graph acyclic, replay gives the "
+                 "final memory.\nExit status: 0 passed, 1 a check failed, 2 bad usage.\n";
+    return argc == 2 ? 0 : 2;
+  }
+  std::ifstream is(argv[1]);
+  if (!is) {
+    std::cerr << "htmsim check: cannot read " << argv[1] << "\n";
+    return 2;
+  }
+  const gpu::LogCheckResult r = gpu::CheckCommitLog(is);
+  std::cout << "htmsim check: " << argv[1] << ": " << r.transactions << " transactions, "
+            << r.writes << " non-transactional writes, " << r.reads << " reads, " << r.edges
+            << " dependency edges\n";
+  if (!r.ok) {
+    std::cout << "FAILED: " << r.error << "\n";
+    return 1;
+  }
+  std::cout << "consistent reads, acyclic dependency graph, replay reproduces the final memory: "
+               "OK\n";
+  return 0;
+}
+
+}  // namespace
+
+bool IsTmCommand(const std::string& cmd) {
+  return cmd == "run" || cmd == "list" || cmd == "check";
+}
+
+int TmCommand(int argc, char** argv) {
+  const std::string cmd = argv[0];
+  if (cmd == "list") {
+    return List();
+  }
+  if (cmd == "check") {
+    return Check(argc, argv);
+  }
+  return Run(argc, argv);
+}
+
+}  // namespace htm::sim
