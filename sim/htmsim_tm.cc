@@ -89,7 +89,7 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("  zombie (inconsistent)", s.aborts_zombie);
   row("cycles in committed tries", s.tx_cycles);
   row("cycles in aborted tries", s.wasted_cycles);
-  row("TX_Begin stalls (tx limit)", s.tx_limit_stalls);
+  row("TX_Begin waits (tx limit)", s.tx_limit_stalls);
   row("commit-unit messages", s.cu_messages);
   row("commit-unit AllocFail", s.cu_alloc_fails);
   row("commit-unit busy cycles", s.cu_busy_cycles);

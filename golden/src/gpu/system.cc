@@ -280,6 +280,7 @@ struct Warp {
   int core = 0;
   int first = 0;  // its first thread
   bool launched = false, finished = false;
+  bool blocked = false;  // waits at TX_Begin for the token or a transactional slot
   uint64_t ready_at = 0;
   int pending = 0;         // memory replies (or commit decisions) outstanding
   int stores_out = 0;      // non-transactional stores not yet performed
@@ -349,6 +350,7 @@ class Machine {
     threads_.resize(threads);
     warps_ = std::vector<Warp>(static_cast<size_t>(threads / 32));
     cores_.resize(m_.cores);
+    slot_waiters_.resize(m_.cores);
     for (size_t wi = 0; wi < warps_.size(); ++wi) {
       warps_[wi].core = static_cast<int>(wi % m_.cores);
       warps_[wi].first = static_cast<int>(wi) * 32;
@@ -446,7 +448,7 @@ class Machine {
     for (const Core& c : cores_) {
       for (const int wi : c.resident) {
         const Warp& w = warps_[wi];
-        if (!w.finished && w.pending == 0 && !w.committing) {
+        if (!w.finished && !w.blocked && w.pending == 0 && !w.committing) {
           next = std::min(next, std::max(w.ready_at, now_));
         }
         for (const auto& cm : w.committers) {
@@ -548,7 +550,7 @@ class Machine {
     for (size_t k = 0; k < n; ++k) {
       const size_t i = (core.rr + k) % n;
       Warp& w = warps_[core.resident[i]];
-      if (w.finished || w.pending > 0 || w.committing || w.ready_at > now_) {
+      if (w.finished || w.blocked || w.pending > 0 || w.committing || w.ready_at > now_) {
         continue;
       }
       const int r = Issue(core.resident[i]);
@@ -783,6 +785,8 @@ class Machine {
     if (tm_ == TmMode::kSerial) {
       if (token_ >= 0 && token_ != wi) {
         ++stats_.tx_limit_stalls;
+        w.blocked = true;  // woken when the token is released
+        token_waiters_.push_back(wi);
         return 0;
       }
       token_ = wi;
@@ -795,6 +799,8 @@ class Machine {
     if (!w.holds_slot) {
       if (core.tx_warps >= m_.tx_warps_per_core) {
         ++stats_.tx_limit_stalls;
+        w.blocked = true;  // woken when a slot of the core is released
+        slot_waiters_[w.core].push_back(wi);
         return 0;
       }
       ++core.tx_warps;
@@ -849,6 +855,7 @@ class Machine {
     if (w.serial_wait.empty()) {
       w.in_tx = false;
       token_ = -1;
+      Wake(token_waiters_);
       w.ready_at = now_ + 1;
       return true;
     }
@@ -1232,7 +1239,15 @@ class Machine {
     if (!any_abort && w.holds_slot) {
       w.holds_slot = false;
       --cores_[w.core].tx_warps;
+      Wake(slot_waiters_[w.core]);
     }
+  }
+  void Wake(std::vector<int>& waiters) {
+    for (const int wi : waiters) {
+      warps_[wi].blocked = false;
+      warps_[wi].ready_at = std::max(warps_[wi].ready_at, now_ + 1);
+    }
+    waiters.clear();
   }
   void FinishLater(int wi) {
     At(now_ + 1, [this, wi] { FinishCommit(wi); });
@@ -1253,6 +1268,8 @@ class Machine {
   std::vector<uint64_t> part_free_, link_free_;
   bool unit_busy_[64] = {};
   std::unordered_map<uint64_t, Committer*> by_cid_;
+  std::vector<int> token_waiters_;
+  std::vector<std::vector<int>> slot_waiters_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   SystemStats stats_;
   std::string error_;

@@ -74,7 +74,7 @@ struct SystemStats {
   uint64_t read_only_commits = 0;  // committed without a commit unit (no reads, no writes)
   uint64_t tx_cycles = 0;          // cycles of committed tries, from TX_Begin to the decision
   uint64_t wasted_cycles = 0;      // cycles of aborted tries
-  uint64_t tx_limit_stalls = 0;    // cycles a warp waited at TX_Begin for the per-core limit
+  uint64_t tx_limit_stalls = 0;    // times a warp waited at TX_Begin (token or per-core limit)
   uint64_t cu_messages = 0;        // core -> commit unit messages (Alloc, log words, DoneFill, ...)
   uint64_t cu_alloc_fails = 0;
   uint64_t cu_busy_cycles = 0;  // commit-unit cycles with busy set, summed over the units
