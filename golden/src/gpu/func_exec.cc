@@ -37,11 +37,6 @@ const char* ToString(Fault f) {
 
 namespace {
 
-/// "line:column" of a program point.
-std::string Where(uint32_t pc) {
-  return std::to_string(pc >> 10) + ":" + std::to_string(pc & 1023);
-}
-
 class Executor {
  public:
   Executor(const Geometry& geo, std::vector<uint32_t> mem, const FuncExecOptions& opt,
@@ -109,7 +104,7 @@ class Executor {
       os << " of word " << op.addr;
     }
     if (op.kind != OpKind::kDone) {
-      os << " at line " << Where(op.pc);
+      os << " at line " << PcText(op.pc);
     }
     return os.str();
   }
@@ -129,7 +124,7 @@ class Executor {
         break;
       }
       os << (shown > 1 ? "; " : "") << list.size() << " at "
-         << OpKindName(static_cast<OpKind>(key.second)) << " line " << Where(key.first) << " ("
+         << OpKindName(static_cast<OpKind>(key.second)) << " line " << PcText(key.first) << " ("
          << n_.thread << "s " << list[0];
       for (size_t i = 1; i < std::min<size_t>(list.size(), 4); ++i) {
         os << ", " << list[i];
@@ -205,7 +200,7 @@ class Executor {
   bool ForbiddenInBody(int wi, const Op& op) {
     const Lane& l = *items_[wi].lane;
     return Fail(Describe(wi) + ": a " + OpKindName(op.kind) +
-                " inside the transaction body begun at line " + Where(l.tx_pc()) +
+                " inside the transaction body begun at line " + PcText(l.tx_pc()) +
                 " (bodies hold no barrier, atomic or transaction)");
   }
 
@@ -344,7 +339,7 @@ class Executor {
         return false;
       }
       if (++ops > opt_.max_tx_ops) {
-        return Fail(Describe(wi) + ": the transaction body begun at line " + Where(l.tx_pc()) +
+        return Fail(Describe(wi) + ": the transaction body begun at line " + PcText(l.tx_pc()) +
                     " has not finished after " + std::to_string(opt_.max_tx_ops) + " operations");
       }
       if (MaybeAbort(it)) {

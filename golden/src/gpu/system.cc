@@ -133,9 +133,11 @@ using golden::CommitUnitModel;
 using golden::CommitUnitOut;
 using golden::LowMask;
 
-/// "line:column" of a program point.
-std::string Where(uint32_t pc) {
-  return std::to_string(pc >> 10) + ":" + std::to_string(pc & 1023);
+/// The entry of `log` (address, value pairs) for address a, or nullptr.
+template <class Log>
+auto* FindLog(Log& log, uint32_t a) {
+  const auto it = std::find_if(log.begin(), log.end(), [a](const auto& x) { return x.first == a; });
+  return it == log.end() ? nullptr : &*it;
 }
 
 /// Replays the serialization order as it is produced: checks every committed read against the
@@ -495,7 +497,7 @@ class Machine {
       os << " of word " << op.addr;
     }
     if (op.kind != OpKind::kDone) {
-      os << " at line " << Where(op.pc);
+      os << " at line " << PcText(op.pc);
     }
     return os.str();
   }
@@ -631,14 +633,14 @@ class Machine {
         if (++threads_[t].tx_ops > m_.max_tx_ops) {
           if (tm_ == TmMode::kSerial) {  // alone, so not a zombie: an endless body
             Fail(Describe(t) + ": the transaction body begun at line " +
-                 Where(threads_[t].lane->tx_pc()) + " has not finished after " +
+                 PcText(threads_[t].lane->tx_pc()) + " has not finished after " +
                  std::to_string(m_.max_tx_ops) + " operations");
             return 1;
           }
           Doom(t);
         }
       }
-      std::erase_if(g, [&](int t) { return threads_[t].doomed; });
+      g = Live(g);
       if (g.empty()) {
         w.ready_at = now_ + 1;
         return 1;
@@ -678,6 +680,30 @@ class Machine {
         return 1;
     }
     return 1;
+  }
+
+  /// The threads of g that are not zombies.
+  std::vector<int> Live(const std::vector<int>& g) const {
+    std::vector<int> live;
+    for (const int t : g) {
+      if (!threads_[t].doomed) {
+        live.push_back(t);
+      }
+    }
+    return live;
+  }
+
+  /// The thread's try as an event of the serialization order (writers are named by the replay).
+  LogEvent TxEvent(int t) const {
+    const Thread& th = threads_[t];
+    LogEvent e;
+    e.thread = t;
+    e.cycle = now_;
+    for (const auto& [a, v] : th.reads) {
+      e.reads.push_back({a, v, 0});
+    }
+    e.writes = th.writes;
+    return e;
   }
 
   void ResumeAll(const std::vector<int>& g) {
@@ -745,12 +771,8 @@ class Machine {
               serial_->Write(t, now_, op.addr, mem_[op.addr], true, old);
             }
           } else if (warps_[wi].in_tx) {
-            Thread& r = th;
-            if (std::none_of(r.writes.begin(), r.writes.end(),
-                             [&](const auto& x) { return x.first == op.addr; }) &&
-                std::none_of(r.reads.begin(), r.reads.end(),
-                             [&](const auto& x) { return x.first == op.addr; })) {
-              r.reads.push_back({op.addr, old});
+            if (!FindLog(th.writes, op.addr) && !FindLog(th.reads, op.addr)) {
+              th.reads.push_back({op.addr, old});
             }
           }
         }
@@ -837,14 +859,7 @@ class Machine {
       if (th.lane->op().kind != OpKind::kTxCommit) {
         return false;
       }
-      LogEvent e;
-      e.thread = t;
-      e.cycle = now_;
-      for (const auto& [a, v] : th.reads) {
-        e.reads.push_back({a, v, 0});
-      }
-      e.writes = th.writes;
-      serial_->Decided(serial_cid_++, true, std::move(e));
+      serial_->Decided(serial_cid_++, true, TxEvent(t));
       ++stats_.commits;
       stats_.tx_cycles += now_ - th.tx_start;
       current_ = t;
@@ -881,24 +896,15 @@ class Machine {
         Doom(t);
         continue;
       }
-      auto hit = std::find_if(th.writes.begin(), th.writes.end(),
-                              [a](const auto& x) { return x.first == a; });
-      if (hit == th.writes.end()) {
-        hit = std::find_if(th.reads.begin(), th.reads.end(),
-                           [a](const auto& x) { return x.first == a; });
-        if (hit == th.reads.end()) {
-          to_mem.push_back(t);
-          continue;
-        }
+      const auto* hit = FindLog(th.writes, a);
+      hit = hit != nullptr ? hit : FindLog(th.reads, a);
+      if (hit == nullptr) {
+        to_mem.push_back(t);
+        continue;
       }
       th.result = hit->second;
     }
-    std::vector<int> live;
-    for (const int t : g) {
-      if (!threads_[t].doomed) {
-        live.push_back(t);
-      }
-    }
+    const std::vector<int> live = Live(g);
     if (to_mem.empty()) {
       ResumeAll(live);
       w.ready_at = now_ + 1;
@@ -933,21 +939,13 @@ class Machine {
         Doom(t);
         continue;
       }
-      auto hit = std::find_if(th.writes.begin(), th.writes.end(),
-                              [&](const auto& x) { return x.first == op.addr; });
-      if (hit != th.writes.end()) {
+      if (auto* hit = FindLog(th.writes, op.addr)) {
         hit->second = op.data;
       } else {
         th.writes.push_back({op.addr, op.data});
       }
     }
-    std::vector<int> live;
-    for (const int t : g) {
-      if (!threads_[t].doomed) {
-        live.push_back(t);
-      }
-    }
-    ResumeAll(live);
+    ResumeAll(Live(g));
     warps_[wi].ready_at = now_ + 1;
     return 1;
   }
@@ -1179,15 +1177,7 @@ class Machine {
       }
     }
     cm.decided = true;
-    Thread& th = threads_[cm.thread];
-    LogEvent e;
-    e.thread = cm.thread;
-    e.cycle = now_;
-    for (const auto& [a, v] : th.reads) {
-      e.reads.push_back({a, v, 0});
-    }
-    e.writes = th.writes;
-    serial_->Decided(cm.cid, cm.committed, std::move(e));
+    serial_->Decided(cm.cid, cm.committed, TxEvent(cm.thread));
     Warp& w = warps_[cm.warp];
     if (--w.pending == 0) {
       FinishCommit(cm.warp);

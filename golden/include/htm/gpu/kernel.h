@@ -38,6 +38,7 @@
 #include <exception>
 #include <functional>
 #include <source_location>
+#include <string>
 #include <utility>
 
 namespace htm::gpu {
@@ -95,6 +96,11 @@ inline bool IsMemAccess(OpKind k) {
 /// A program point: the source line and column of an operation's call.
 inline uint32_t ProgramPoint(const std::source_location& loc) {
   return (static_cast<uint32_t>(loc.line()) << 10) | (static_cast<uint32_t>(loc.column()) & 1023);
+}
+
+/// "line:column" of a program point, for messages.
+inline std::string PcText(uint32_t pc) {
+  return std::to_string(pc >> 10) + ":" + std::to_string(pc & 1023);
 }
 
 /// The operation a suspended thread waits on.
