@@ -63,6 +63,7 @@ int List() {
   std::cout << "TM configurations (--tm):\n"
                "  serial   one transaction at a time in the whole GPU\n"
                "  kilotm   KILO TM: value-based validation in the commit units\n"
+               "  warptm   WarpTM: KILO TM with intra-warp conflict detection\n"
                "Machines (--config):\n";
   for (const auto& m : gpu::AllMachines()) {
     std::cout << "  " << std::left << std::setw(8) << m.name << " " << m.summary << "\n";
@@ -87,6 +88,7 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("aborts", s.aborts);
   row("  commit-unit validation", s.aborts_validation);
   row("  zombie (inconsistent)", s.aborts_zombie);
+  row("  intra-warp", s.aborts_intra_warp);
   row("cycles in committed tries", s.tx_cycles);
   row("cycles in aborted tries", s.wasted_cycles);
   row("TX_Begin waits (tx limit)", s.tx_limit_stalls);
@@ -94,6 +96,8 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("commit-unit AllocFail", s.cu_alloc_fails);
   row("commit-unit busy cycles", s.cu_busy_cycles);
   row("commit-unit cycles", s.cu_cycles);
+  row("intra-warp CD warps", s.iwcd_warps);
+  row("intra-warp CD cycles", s.iwcd_cycles);
   row("serialization events", s.log_events);
   std::cout << std::fixed << std::setprecision(3)
             << "  model speed: " << (seconds > 0 ? static_cast<double>(s.cycles) / seconds : 0)
@@ -112,11 +116,13 @@ void WriteStatsJson(std::ostream& os, const std::string& workload, const std::st
      << ",\"mem_requests\":" << s.mem_requests << ",\"commits\":" << s.commits
      << ",\"read_only_commits\":" << s.read_only_commits << ",\"tries\":" << s.tries
      << ",\"aborts\":" << s.aborts << ",\"aborts_validation\":" << s.aborts_validation
-     << ",\"aborts_zombie\":" << s.aborts_zombie << ",\"tx_cycles\":" << s.tx_cycles
-     << ",\"wasted_cycles\":" << s.wasted_cycles << ",\"tx_limit_stalls\":" << s.tx_limit_stalls
-     << ",\"cu_messages\":" << s.cu_messages << ",\"cu_alloc_fails\":" << s.cu_alloc_fails
-     << ",\"cu_busy_cycles\":" << s.cu_busy_cycles << ",\"cu_cycles\":" << s.cu_cycles
-     << ",\"log_events\":" << s.log_events << ",\"seconds\":" << seconds << "}\n";
+     << ",\"aborts_zombie\":" << s.aborts_zombie << ",\"aborts_intra_warp\":" << s.aborts_intra_warp
+     << ",\"tx_cycles\":" << s.tx_cycles << ",\"wasted_cycles\":" << s.wasted_cycles
+     << ",\"tx_limit_stalls\":" << s.tx_limit_stalls << ",\"cu_messages\":" << s.cu_messages
+     << ",\"cu_alloc_fails\":" << s.cu_alloc_fails << ",\"cu_busy_cycles\":" << s.cu_busy_cycles
+     << ",\"cu_cycles\":" << s.cu_cycles << ",\"iwcd_warps\":" << s.iwcd_warps
+     << ",\"iwcd_cycles\":" << s.iwcd_cycles << ",\"log_events\":" << s.log_events
+     << ",\"seconds\":" << seconds << "}\n";
 }
 
 /// Writes to `path` through a temporary file renamed at the end, so that a run that stops

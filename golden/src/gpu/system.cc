@@ -23,12 +23,14 @@ const char* ToString(TmMode m) {
       return "serial";
     case TmMode::kKiloTm:
       return "kilotm";
+    case TmMode::kWarpTm:
+      return "warptm";
   }
   return "?";
 }
 
 const std::vector<TmMode>& AllTmModes() {
-  static const std::vector<TmMode> all = {TmMode::kSerial, TmMode::kKiloTm};
+  static const std::vector<TmMode> all = {TmMode::kSerial, TmMode::kKiloTm, TmMode::kWarpTm};
   return all;
 }
 
@@ -63,6 +65,8 @@ MachineConfig Paper() {
                                   .lwh_bf_hashes = 4,
                                   .lwh_bf_slots = 256,
                                   .lwh_scrub_interval = 32};
+  // WarpTM's ownership table (docs/htm_intra_warp_cd.md): 4096 entries, four lanes a cycle.
+  m.iwcd = golden::IntraWarpCdParams{.addr_w = 30, .warp_size = 32, .entries = 4096, .banks = 4};
   return m;
 }
 
@@ -88,6 +92,8 @@ MachineConfig Small() {
   m.cu.lwh_ways = 2;
   m.cu.lwh_bf_slots = 32;
   m.cu.lwh_scrub_interval = 4;
+  m.iwcd.entries = 64;  // hash aliasing within a warp is frequent
+  m.iwcd.banks = 2;
   return m;
 }
 
@@ -123,6 +129,12 @@ std::string CheckMachine(const MachineConfig& m) {
   if (m.cu.data_w != 32) {
     return "the commit unit's DataW must be 32 (the memory's word)";
   }
+  if (m.iwcd.warp_size != 32) {
+    return "the intra-warp conflict detection's WarpSize must be 32 (the warp)";
+  }
+  if (std::string err = golden::CheckIntraWarpCdParams(m.iwcd); !err.empty()) {
+    return "intra-warp conflict detection: " + err;
+  }
   return golden::CheckCommitUnitParams(m.cu);
 }
 
@@ -131,6 +143,9 @@ namespace {
 using golden::CommitUnitIn;
 using golden::CommitUnitModel;
 using golden::CommitUnitOut;
+using golden::IntraWarpCdIn;
+using golden::IntraWarpCdModel;
+using golden::IntraWarpCdOut;
 using golden::LowMask;
 
 /// The entry of `log` (address, value pairs) for address a, or nullptr.
@@ -250,7 +265,8 @@ struct Thread {
   std::unique_ptr<Lane> lane;
   bool done = false;
   // The current try.
-  bool doomed = false;  // a zombie: stops at once, aborts at the commit
+  bool doomed = false;    // a zombie: stops at once, aborts at the commit
+  bool iw_abort = false;  // WarpTM: aborted by the intra-warp conflict detection
   uint64_t tx_start = 0, tx_ops = 0;
   std::vector<std::pair<uint32_t, uint32_t>> reads;   // first read of each address
   std::vector<std::pair<uint32_t, uint32_t>> writes;  // latest value per address
@@ -300,6 +316,16 @@ struct Core {
   std::deque<int> waiting;  // warps not yet launched
   size_t rr = 0;
   int tx_warps = 0;
+};
+
+/// WarpTM: a core's intra-warp conflict detection and the warps waiting for it.
+struct IwcdPort {
+  std::unique_ptr<IntraWarpCdModel> model;
+  std::deque<int> queue;  // warps whose logs wait to be checked
+  int warp = -1;          // the warp being checked
+  std::vector<IntraWarpCdIn> cmds;
+  size_t next = 0;  // the command presented now
+  uint64_t start = 0;
 };
 
 struct Event {
@@ -364,6 +390,12 @@ class Machine {
     for (int u = 0; u < m_.partitions; ++u) {
       units_.emplace_back(m_.cu);
     }
+    if (tm_ == TmMode::kWarpTm) {
+      iwcd_.resize(m_.cores);
+      for (IwcdPort& p : iwcd_) {
+        p.model = std::make_unique<IntraWarpCdModel>(m_.iwcd);
+      }
+    }
     cu_in_.resize(m_.partitions);
     vr_.resize(m_.partitions);
     cw_.resize(m_.partitions);
@@ -385,6 +417,7 @@ class Machine {
       bool active = false;
       for (int c = 0; c < m_.cores && error_.empty(); ++c) {
         active |= IssueCore(c);
+        active |= StepIwcd(c);
         active |= SendCommitMessages(c);
       }
       if (now_ % 2 == 0) {
@@ -438,6 +471,11 @@ class Machine {
         return false;
       }
     }
+    for (const IwcdPort& p : iwcd_) {
+      if (p.warp >= 0 || !p.queue.empty()) {
+        return false;
+      }
+    }
     return true;
   }
 
@@ -464,6 +502,11 @@ class Machine {
     }
     for (int u = 0; u < m_.partitions; ++u) {
       if (!cu_in_[u].empty() || !vr_[u].empty() || !cw_[u].empty() || unit_busy_[u]) {
+        next = now_;
+      }
+    }
+    for (const IwcdPort& p : iwcd_) {
+      if (p.warp >= 0 || !p.queue.empty()) {
         next = now_;
       }
     }
@@ -840,6 +883,7 @@ class Machine {
   void BeginTry(int t) {
     Thread& th = threads_[t];
     th.doomed = false;
+    th.iw_abort = false;
     th.tx_start = now_;
     th.tx_ops = 0;
     th.reads.clear();
@@ -950,15 +994,131 @@ class Machine {
     return 1;
   }
 
-  /// Every thread of the try is at TX_Commit (or a zombie): hand the logs to the log walker.
+  /// A lane whose try goes to the commit units: not aborted already, and with a log.
+  bool Sends(int t) const {
+    const Thread& th = threads_[t];
+    return !th.doomed && !th.iw_abort && !(th.reads.empty() && th.writes.empty());
+  }
+
+  /// Every thread of the try is at TX_Commit (or a zombie). WarpTM: the warp's logs first go
+  /// through the core's intra-warp conflict detection, when two or more lanes send a log.
   void StartCommit(int wi) {
     Warp& w = warps_[wi];
     w.committing = true;
     w.pending = 0;
+    if (tm_ == TmMode::kWarpTm &&
+        std::count_if(w.tx.begin(), w.tx.end(), [this](int t) { return Sends(t); }) >= 2) {
+      iwcd_[w.core].queue.push_back(wi);
+      return;
+    }
+    SendLogs(wi);
+  }
+
+  /// WarpTM: one cycle of core c's intra-warp conflict detection. A warp's commands are Begin
+  /// (its sending lanes), a Mark per write-log row, a Check per read-log row and per write-log
+  /// row, and End; row i holds each lane's i-th log entry. The lanes in the outcome's abort
+  /// mask are aborted; the others go on to the commit units.
+  bool StepIwcd(int c) {
+    if (iwcd_.empty()) {
+      return false;
+    }
+    IwcdPort& p = iwcd_[c];
+    if (p.warp < 0) {
+      if (p.queue.empty()) {
+        return false;
+      }
+      p.warp = p.queue.front();
+      p.queue.pop_front();
+      p.cmds = IwcdCommands(p.warp);
+      p.next = 0;
+      p.start = now_;
+    }
+    IntraWarpCdIn in;
+    if (p.next < p.cmds.size()) {
+      in = p.cmds[p.next];
+    }
+    in.cat_req_ready = 1;
+    const IntraWarpCdOut out = p.model->Eval(in);
+    p.model->Tick(in);
+    if (out.err) {
+      Fail("core " + std::to_string(c) +
+           "'s intra-warp conflict detection flagged a command "
+           "out of order");
+      return true;
+    }
+    if (in.cmd_valid && out.cmd_ready) {
+      ++p.next;
+    }
+    if (out.res_valid) {
+      const int wi = p.warp;
+      p.warp = -1;
+      ++stats_.iwcd_warps;
+      stats_.iwcd_cycles += now_ + 1 - p.start;
+      const int first = warps_[wi].first;
+      for (const int t : warps_[wi].tx) {
+        if ((out.res_abort >> (t - first)) & 1) {
+          threads_[t].iw_abort = true;
+        }
+      }
+      SendLogs(wi);
+    }
+    return true;
+  }
+
+  std::vector<IntraWarpCdIn> IwcdCommands(int wi) const {
+    const Warp& w = warps_[wi];
+    std::vector<IntraWarpCdIn> cmds;
+    IntraWarpCdIn begin;
+    begin.cmd_valid = 1;
+    begin.cmd_op = static_cast<uint64_t>(IwcdOp::kBegin);
+    size_t reads = 0, writes = 0;
+    for (const int t : w.tx) {
+      if (Sends(t)) {
+        begin.cmd_mask |= uint64_t{1} << (t - w.first);
+        reads = std::max(reads, threads_[t].reads.size());
+        writes = std::max(writes, threads_[t].writes.size());
+      }
+    }
+    cmds.push_back(begin);
+    // One row: entry i of each sending lane's read (write = false) or write log.
+    auto row = [&](IwcdOp op, bool write, size_t i) {
+      IntraWarpCdIn r;
+      r.cmd_valid = 1;
+      r.cmd_op = static_cast<uint64_t>(op);
+      r.cmd_write = write ? 1 : 0;
+      for (const int t : w.tx) {
+        const auto& log = write ? threads_[t].writes : threads_[t].reads;
+        if (Sends(t) && i < log.size()) {
+          r.cmd_mask |= uint64_t{1} << (t - w.first);
+          r.cmd_addr[static_cast<size_t>(t - w.first)] = log[i].first;
+        }
+      }
+      cmds.push_back(r);
+    };
+    for (size_t i = 0; i < writes; ++i) {
+      row(IwcdOp::kMark, true, i);
+    }
+    for (size_t i = 0; i < reads; ++i) {
+      row(IwcdOp::kCheck, false, i);
+    }
+    for (size_t i = 0; i < writes; ++i) {
+      row(IwcdOp::kCheck, true, i);
+    }
+    IntraWarpCdIn end;
+    end.cmd_valid = 1;
+    end.cmd_op = static_cast<uint64_t>(IwcdOp::kEnd);
+    cmds.push_back(end);
+    return cmds;
+  }
+
+  /// The log walker: each sending lane gets a commit id (in lane order) and its log is queued
+  /// for the commit units; lanes that send nothing are decided at once in FinishCommit.
+  void SendLogs(int wi) {
+    Warp& w = warps_[wi];
     for (const int t : w.tx) {
       Thread& th = threads_[t];
-      if (th.doomed || (th.reads.empty() && th.writes.empty())) {
-        continue;  // decided at once in FinishCommit
+      if (!Sends(t)) {
+        continue;
       }
       auto cm = std::make_unique<Committer>();
       cm->thread = t;
@@ -1001,7 +1161,7 @@ class Machine {
 
   /// The log walkers of core c: at most one message per unit per cycle, oldest commit id first.
   bool SendCommitMessages(int c) {
-    if (tm_ != TmMode::kKiloTm) {
+    if (tm_ == TmMode::kSerial) {
       return false;
     }
     bool sent = false;
@@ -1206,7 +1366,7 @@ class Machine {
     for (const int t : w.tx) {
       Thread& th = threads_[t];
       const auto it = outcome.find(t);
-      const bool ok = !th.doomed && (it == outcome.end() || it->second);
+      const bool ok = !th.doomed && !th.iw_abort && (it == outcome.end() || it->second);
       current_ = t;
       if (ok) {
         ++stats_.commits;
@@ -1217,7 +1377,9 @@ class Machine {
       } else {
         any_abort = true;
         ++stats_.aborts;
-        (th.doomed ? stats_.aborts_zombie : stats_.aborts_validation) += 1;
+        (th.doomed     ? stats_.aborts_zombie
+         : th.iw_abort ? stats_.aborts_intra_warp
+                       : stats_.aborts_validation) += 1;
         stats_.wasted_cycles += now_ - th.tx_start;
         th.lane->AbortTry();
       }
@@ -1252,6 +1414,7 @@ class Machine {
   std::vector<Thread> threads_;
   std::vector<Warp> warps_;
   std::vector<Core> cores_;
+  std::vector<IwcdPort> iwcd_;  // WarpTM: one per core
   std::vector<CommitUnitModel> units_;
   std::vector<std::deque<CuIn>> cu_in_;
   std::vector<std::deque<MemOp>> vr_, cw_;

@@ -10,6 +10,9 @@
 //           units of the memory partitions (the golden htm_commit_unit models, stepped through
 //           their ports at half the core clock), which validate by value and commit in
 //           commit-id order.
+//   warptm  WarpTM: KILO TM, and before a warp's logs leave the core, the core's intra-warp
+//           conflict detection (the golden htm_intra_warp_cd model, stepped through its ports
+//           at the core clock) aborts the lanes that conflict with a lower lane of the same warp.
 //
 // The machine: cores with resident warps and a round-robin warp scheduler issuing one warp
 // instruction per cycle; the threads of a warp at the lowest program point issue together (the
@@ -28,11 +31,12 @@
 #include <vector>
 
 #include "htm/golden/commit_unit_model.h"
+#include "htm/golden/intra_warp_cd_model.h"
 #include "htm/gpu/workload.h"
 
 namespace htm::gpu {
 
-enum class TmMode : uint8_t { kSerial, kKiloTm };
+enum class TmMode : uint8_t { kSerial, kKiloTm, kWarpTm };
 const char* ToString(TmMode m);
 /// Every TM configuration, in the papers' order of comparison.
 const std::vector<TmMode>& AllTmModes();
@@ -54,6 +58,7 @@ struct MachineConfig {
   int alloc_retry = 100;         // cycles before a core asks again after AllocFail
   uint64_t max_tx_ops = 100000;  // operations of one try before it is treated as a zombie
   golden::CommitUnitParams cu;   // each partition's commit unit
+  golden::IntraWarpCdParams iwcd;  // each core's intra-warp conflict detection (WarpTM)
 };
 /// `default` (the papers' machine, `000_...` Table 1 / `003_...` Table 2) and `small` (tests).
 const std::vector<MachineConfig>& AllMachines();
@@ -71,6 +76,7 @@ struct SystemStats {
   uint64_t aborts = 0;             // all causes
   uint64_t aborts_validation = 0;  // a commit unit replied Fail (value validation or capacity)
   uint64_t aborts_zombie = 0;      // an access outside memory or an endless try: inconsistent reads
+  uint64_t aborts_intra_warp = 0;  // WarpTM: a conflict with a lower lane of the same warp
   uint64_t read_only_commits = 0;  // committed without a commit unit (no reads, no writes)
   uint64_t tx_cycles = 0;          // cycles of committed tries, from TX_Begin to the decision
   uint64_t wasted_cycles = 0;      // cycles of aborted tries
@@ -79,6 +85,8 @@ struct SystemStats {
   uint64_t cu_alloc_fails = 0;
   uint64_t cu_busy_cycles = 0;  // commit-unit cycles with busy set, summed over the units
   uint64_t cu_cycles = 0;       // commit-unit cycles (per unit)
+  uint64_t iwcd_warps = 0;      // WarpTM: warp commits through the intra-warp conflict detection
+  uint64_t iwcd_cycles = 0;     // cycles from a warp's turn there to its outcome, summed
   uint64_t log_events = 0;      // committed transactions and non-transactional writes replayed
 };
 
