@@ -64,6 +64,7 @@ int List() {
                "  serial   one transaction at a time in the whole GPU\n"
                "  kilotm   KILO TM: value-based validation in the commit units\n"
                "  warptm   WarpTM: KILO TM with intra-warp conflict detection\n"
+               "  warptm-ea  WarpTM with Early-Abort (RCTs and CATs)\n"
                "Machines (--config):\n";
   for (const auto& m : gpu::AllMachines()) {
     std::cout << "  " << std::left << std::setw(8) << m.name << " " << m.summary << "\n";
@@ -89,6 +90,7 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("  commit-unit validation", s.aborts_validation);
   row("  zombie (inconsistent)", s.aborts_zombie);
   row("  intra-warp", s.aborts_intra_warp);
+  row("  early abort (CAT)", s.aborts_early);
   row("cycles in committed tries", s.tx_cycles);
   row("cycles in aborted tries", s.wasted_cycles);
   row("TX_Begin waits (tx limit)", s.tx_limit_stalls);
@@ -98,6 +100,13 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("commit-unit cycles", s.cu_cycles);
   row("intra-warp CD warps", s.iwcd_warps);
   row("intra-warp CD cycles", s.iwcd_cycles);
+  row("RCT messages", s.rct_messages);
+  row("RCT deltas", s.rct_deltas);
+  row("RCT increments lost", s.rct_lost);
+  row("CAT lanes looked up", s.cat_lookups);
+  row("CAT hits", s.cat_hits);
+  row("CAT deltas dropped", s.cat_drops);
+  row("RCT/CAT entries left", s.ea_left);
   row("serialization events", s.log_events);
   std::cout << std::fixed << std::setprecision(3)
             << "  model speed: " << (seconds > 0 ? static_cast<double>(s.cycles) / seconds : 0)
@@ -117,11 +126,15 @@ void WriteStatsJson(std::ostream& os, const std::string& workload, const std::st
      << ",\"read_only_commits\":" << s.read_only_commits << ",\"tries\":" << s.tries
      << ",\"aborts\":" << s.aborts << ",\"aborts_validation\":" << s.aborts_validation
      << ",\"aborts_zombie\":" << s.aborts_zombie << ",\"aborts_intra_warp\":" << s.aborts_intra_warp
-     << ",\"tx_cycles\":" << s.tx_cycles << ",\"wasted_cycles\":" << s.wasted_cycles
-     << ",\"tx_limit_stalls\":" << s.tx_limit_stalls << ",\"cu_messages\":" << s.cu_messages
-     << ",\"cu_alloc_fails\":" << s.cu_alloc_fails << ",\"cu_busy_cycles\":" << s.cu_busy_cycles
-     << ",\"cu_cycles\":" << s.cu_cycles << ",\"iwcd_warps\":" << s.iwcd_warps
-     << ",\"iwcd_cycles\":" << s.iwcd_cycles << ",\"log_events\":" << s.log_events
+     << ",\"aborts_early\":" << s.aborts_early << ",\"tx_cycles\":" << s.tx_cycles
+     << ",\"wasted_cycles\":" << s.wasted_cycles << ",\"tx_limit_stalls\":" << s.tx_limit_stalls
+     << ",\"cu_messages\":" << s.cu_messages << ",\"cu_alloc_fails\":" << s.cu_alloc_fails
+     << ",\"cu_busy_cycles\":" << s.cu_busy_cycles << ",\"cu_cycles\":" << s.cu_cycles
+     << ",\"iwcd_warps\":" << s.iwcd_warps << ",\"iwcd_cycles\":" << s.iwcd_cycles
+     << ",\"rct_messages\":" << s.rct_messages << ",\"rct_deltas\":" << s.rct_deltas
+     << ",\"rct_lost\":" << s.rct_lost << ",\"cat_lookups\":" << s.cat_lookups
+     << ",\"cat_hits\":" << s.cat_hits << ",\"cat_drops\":" << s.cat_drops
+     << ",\"ea_left\":" << s.ea_left << ",\"log_events\":" << s.log_events
      << ",\"seconds\":" << seconds << "}\n";
 }
 

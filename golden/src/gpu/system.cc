@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "htm/enums.h"
+#include "htm/golden/cat_channel.h"
 
 namespace htm::gpu {
 
@@ -25,12 +26,15 @@ const char* ToString(TmMode m) {
       return "kilotm";
     case TmMode::kWarpTm:
       return "warptm";
+    case TmMode::kWarpTmEa:
+      return "warptm-ea";
   }
   return "?";
 }
 
 const std::vector<TmMode>& AllTmModes() {
-  static const std::vector<TmMode> all = {TmMode::kSerial, TmMode::kKiloTm, TmMode::kWarpTm};
+  static const std::vector<TmMode> all = {TmMode::kSerial, TmMode::kKiloTm, TmMode::kWarpTm,
+                                          TmMode::kWarpTmEa};
   return all;
 }
 
@@ -67,6 +71,16 @@ MachineConfig Paper() {
                                   .lwh_scrub_interval = 32};
   // WarpTM's ownership table (docs/htm_intra_warp_cd.md): 4096 entries, four lanes a cycle.
   m.iwcd = golden::IntraWarpCdParams{.addr_w = 30, .warp_size = 32, .entries = 4096, .banks = 4};
+  // Early-Abort's tables (docs/early_cr.md): 3072 entries each, messages of 8 deltas.
+  m.rct = golden::RctParams{.addr_w = 30,
+                            .sets = 1024,
+                            .ways = 3,
+                            .count_w = 5,
+                            .inc_queue = 4,
+                            .batch = 8,
+                            .flush_cycles = 16};
+  m.cat = golden::CatParams{
+      .addr_w = 30, .sets = 1024, .ways = 3, .num_ports = 4, .warp_size = 32, .batch = 8};
   return m;
 }
 
@@ -94,6 +108,14 @@ MachineConfig Small() {
   m.cu.lwh_scrub_interval = 4;
   m.iwcd.entries = 64;  // hash aliasing within a warp is frequent
   m.iwcd.banks = 2;
+  m.rct.sets = 8;  // tables that fill: lost increments and dropped deltas
+  m.rct.ways = 2;
+  m.rct.count_w = 3;
+  m.rct.batch = 3;
+  m.rct.flush_cycles = 5;
+  m.cat.sets = 8;
+  m.cat.ways = 2;
+  m.cat.batch = 3;
   return m;
 }
 
@@ -134,6 +156,17 @@ std::string CheckMachine(const MachineConfig& m) {
   }
   if (std::string err = golden::CheckIntraWarpCdParams(m.iwcd); !err.empty()) {
     return "intra-warp conflict detection: " + err;
+  }
+  if (std::string err = golden::CheckRctParams(m.rct); !err.empty()) {
+    return "RCT: " + err;
+  }
+  if (std::string err = golden::CheckCatParams(m.cat); !err.empty()) {
+    return "CAT: " + err;
+  }
+  if (m.cat.warp_size != 32 || m.cat.batch != m.rct.batch || m.cat.addr_w != m.rct.addr_w ||
+      m.iwcd.addr_w != m.cat.addr_w) {
+    return "the CAT must take 32-lane warps and the RCT's messages (the same Batch and AddrW), "
+           "and look up the intra-warp detection's addresses (the same AddrW)";
   }
   return golden::CheckCommitUnitParams(m.cu);
 }
@@ -265,8 +298,10 @@ struct Thread {
   std::unique_ptr<Lane> lane;
   bool done = false;
   // The current try.
-  bool doomed = false;    // a zombie: stops at once, aborts at the commit
-  bool iw_abort = false;  // WarpTM: aborted by the intra-warp conflict detection
+  bool doomed = false;  // a zombie: stops at once, aborts at the commit
+  // WarpTM: aborted by the intra-warp conflict detection (0 no, 1 an intra-warp conflict,
+  // 2 Early-Abort: the CAT hit).
+  uint8_t iw_abort = 0;
   uint64_t tx_start = 0, tx_ops = 0;
   std::vector<std::pair<uint32_t, uint32_t>> reads;   // first read of each address
   std::vector<std::pair<uint32_t, uint32_t>> writes;  // latest value per address
@@ -318,11 +353,16 @@ struct Core {
   int tx_warps = 0;
 };
 
-/// WarpTM: a core's intra-warp conflict detection and the warps waiting for it.
+/// WarpTM: a core's intra-warp conflict detection and the warps waiting for it; with
+/// Early-Abort, the core's CAT.
 struct IwcdPort {
   std::unique_ptr<IntraWarpCdModel> model;
-  std::deque<int> queue;  // warps whose logs wait to be checked
-  int warp = -1;          // the warp being checked
+  std::unique_ptr<golden::CatModel> cat;
+  bool cat_ready = false;    // the CAT has cleared its table
+  uint64_t cat_pending = 0;  // deltas the CAT took and has not applied
+  int cat_out = 0;           // lookups in flight
+  std::deque<int> queue;     // warps whose logs wait to be checked
+  int warp = -1;             // the warp being checked
   std::vector<IntraWarpCdIn> cmds;
   size_t next = 0;  // the command presented now
   uint64_t start = 0;
@@ -357,6 +397,13 @@ class Machine {
       Fail(serial_->error());
     }
     r.stats.log_events = serial_ ? serial_->events() : 0;
+    // Early-Abort: entries the tables still hold (every transaction has retired).
+    for (const golden::RctModel& t : rcts_) {
+      r.stats.ea_left += t.Eval(golden::RctIn{}).used;
+    }
+    for (const IwcdPort& p : iwcd_) {
+      r.stats.ea_left += p.cat ? p.cat->Eval(golden::CatIn{}).used : 0;
+    }
     if (error_.empty()) {
       r.check = w_.Check(mem_);
     }
@@ -390,11 +437,21 @@ class Machine {
     for (int u = 0; u < m_.partitions; ++u) {
       units_.emplace_back(m_.cu);
     }
-    if (tm_ == TmMode::kWarpTm) {
+    if (Iwcd()) {
       iwcd_.resize(m_.cores);
       for (IwcdPort& p : iwcd_) {
         p.model = std::make_unique<IntraWarpCdModel>(m_.iwcd);
+        if (Ea()) {
+          p.cat = std::make_unique<golden::CatModel>(m_.cat);
+        }
       }
+    }
+    if (Ea()) {
+      for (int u = 0; u < m_.partitions; ++u) {
+        rcts_.emplace_back(m_.rct);
+      }
+      rct_pending_.assign(m_.partitions, 0);
+      cat_chan_ = std::make_unique<golden::CatChannel>(m_.cores, m_.icnt_latency);
     }
     cu_in_.resize(m_.partitions);
     vr_.resize(m_.partitions);
@@ -417,7 +474,7 @@ class Machine {
       bool active = false;
       for (int c = 0; c < m_.cores && error_.empty(); ++c) {
         active |= IssueCore(c);
-        active |= StepIwcd(c);
+        active |= StepCore(c);
         active |= SendCommitMessages(c);
       }
       if (now_ % 2 == 0) {
@@ -471,8 +528,14 @@ class Machine {
         return false;
       }
     }
-    for (const IwcdPort& p : iwcd_) {
-      if (p.warp >= 0 || !p.queue.empty()) {
+    for (size_t c = 0; c < iwcd_.size(); ++c) {
+      const IwcdPort& p = iwcd_[c];
+      if (p.warp >= 0 || !p.queue.empty() || (p.cat && CatActive(static_cast<int>(c)))) {
+        return false;
+      }
+    }
+    for (size_t u = 0; u < rcts_.size(); ++u) {
+      if (rct_pending_[u] > 0 || rct_busy_[u]) {
         return false;
       }
     }
@@ -505,8 +568,14 @@ class Machine {
         next = now_;
       }
     }
-    for (const IwcdPort& p : iwcd_) {
-      if (p.warp >= 0 || !p.queue.empty()) {
+    for (size_t c = 0; c < iwcd_.size(); ++c) {
+      const IwcdPort& p = iwcd_[c];
+      if (p.warp >= 0 || !p.queue.empty() || (p.cat && CatActive(static_cast<int>(c)))) {
+        next = now_;
+      }
+    }
+    for (size_t u = 0; u < rcts_.size(); ++u) {
+      if (rct_pending_[u] > 0 || rct_busy_[u]) {
         next = now_;
       }
     }
@@ -883,7 +952,7 @@ class Machine {
   void BeginTry(int t) {
     Thread& th = threads_[t];
     th.doomed = false;
-    th.iw_abort = false;
+    th.iw_abort = 0;
     th.tx_start = now_;
     th.tx_ops = 0;
     th.reads.clear();
@@ -1006,7 +1075,7 @@ class Machine {
     Warp& w = warps_[wi];
     w.committing = true;
     w.pending = 0;
-    if (tm_ == TmMode::kWarpTm &&
+    if (Iwcd() &&
         std::count_if(w.tx.begin(), w.tx.end(), [this](int t) { return Sends(t); }) >= 2) {
       iwcd_[w.core].queue.push_back(wi);
       return;
@@ -1014,36 +1083,54 @@ class Machine {
     SendLogs(wi);
   }
 
-  /// WarpTM: one cycle of core c's intra-warp conflict detection. A warp's commands are Begin
-  /// (its sending lanes), a Mark per write-log row, a Check per read-log row and per write-log
-  /// row, and End; row i holds each lane's i-th log entry. The lanes in the outcome's abort
-  /// mask are aborted; the others go on to the commit units.
-  bool StepIwcd(int c) {
+  bool Iwcd() const { return tm_ == TmMode::kWarpTm || tm_ == TmMode::kWarpTmEa; }
+  bool Ea() const { return tm_ == TmMode::kWarpTmEa; }
+
+  /// Early-Abort: core c's CAT has work (clearing, a message, deltas, a lookup).
+  bool CatActive(int c) const {
+    const IwcdPort& p = iwcd_[c];
+    return !p.cat_ready || p.cat_pending > 0 || p.cat_out > 0 || cat_chan_->InFlight(c) > 0;
+  }
+
+  /// WarpTM: one cycle of core c's intra-warp conflict detection (and, with Early-Abort, of its
+  /// CAT: the RCTs' messages and the detection's lookups). A warp's commands are Begin (its
+  /// sending lanes), a Mark per write-log row, a Check per read-log row and per write-log row,
+  /// and End; row i holds each lane's i-th log entry. The lanes of the outcome's abort mask are
+  /// aborted; the others go on to the commit units.
+  bool StepCore(int c) {
     if (iwcd_.empty()) {
       return false;
     }
     IwcdPort& p = iwcd_[c];
-    if (p.warp < 0) {
-      if (p.queue.empty()) {
-        return false;
-      }
+    if (p.warp < 0 && !p.queue.empty()) {
       p.warp = p.queue.front();
       p.queue.pop_front();
       p.cmds = IwcdCommands(p.warp);
       p.next = 0;
       p.start = now_;
     }
+    const bool cat = p.cat && (p.warp >= 0 || CatActive(c));
+    if (p.warp < 0 && !cat) {
+      return false;  // both idle: a cycle would change nothing
+    }
     IntraWarpCdIn in;
-    if (p.next < p.cmds.size()) {
+    if (p.warp >= 0 && p.next < p.cmds.size()) {
       in = p.cmds[p.next];
     }
-    in.cat_req_ready = 1;
-    const IntraWarpCdOut out = p.model->Eval(in);
+    in.ea_en = Ea() ? 1 : 0;
+    in.cat_req_ready = p.cat ? 0 : 1;
+    IntraWarpCdOut out = p.model->Eval(in);  // its CAT request depends on registers only
+    if (cat) {
+      StepCat(c, out, in);
+      out = p.model->Eval(in);
+    }
+    if (p.warp < 0) {
+      return true;
+    }
     p.model->Tick(in);
     if (out.err) {
       Fail("core " + std::to_string(c) +
-           "'s intra-warp conflict detection flagged a command "
-           "out of order");
+           "'s intra-warp conflict detection flagged a command out of order");
       return true;
     }
     if (in.cmd_valid && out.cmd_ready) {
@@ -1056,13 +1143,56 @@ class Machine {
       stats_.iwcd_cycles += now_ + 1 - p.start;
       const int first = warps_[wi].first;
       for (const int t : warps_[wi].tx) {
-        if ((out.res_abort >> (t - first)) & 1) {
-          threads_[t].iw_abort = true;
+        const int l = t - first;
+        if ((out.res_abort >> l) & 1) {
+          threads_[t].iw_abort = ((out.res_iw >> l) & 1) ? 1 : 2;
         }
       }
       SendLogs(wi);
     }
     return true;
+  }
+
+  /// One cycle of core c's CAT: it takes the next message that has arrived from the RCTs and
+  /// the detection's lookup `out`; its answers go into the detection's inputs `in`.
+  void StepCat(int c, const IntraWarpCdOut& out, IntraWarpCdIn& in) {
+    IwcdPort& p = iwcd_[c];
+    golden::CatIn ci;
+    if (cat_chan_->Ready(c, now_)) {
+      const auto& m = cat_chan_->Front(c);
+      ci.msg_valid = 1;
+      ci.msg_count = m.size();
+      std::copy(m.begin(), m.end(), ci.msg_dlt.begin());
+    }
+    if (out.cat_req_valid) {
+      ci.lkp_valid = 1;
+      ci.lkp_mask = out.cat_req_mask;
+      ci.lkp_addr = out.cat_req_addr;
+      ci.lkp_write = out.cat_req_write;
+    }
+    const golden::CatOut co = p.cat->Eval(ci);
+    p.cat->Tick(ci);
+    p.cat_ready = co.ready != 0;
+    const bool took = ci.lkp_valid && co.lkp_ready;
+    in.cat_req_ready = took ? 1 : 0;
+    if (took) {
+      ++p.cat_out;
+      stats_.cat_lookups += static_cast<uint64_t>(__builtin_popcountll(ci.lkp_mask));
+    }
+    if (co.rsp_valid) {
+      in.cat_rsp_valid = 1;
+      in.cat_rsp_hit = co.rsp_hit;
+      --p.cat_out;
+      stats_.cat_hits += static_cast<uint64_t>(__builtin_popcountll(co.rsp_hit));
+    }
+    if (ci.msg_valid && co.msg_ready) {
+      p.cat_pending += ci.msg_count;
+      cat_chan_->Pop(c);
+    }
+    if (co.dlt_valid) {
+      --p.cat_pending;
+    }
+    stats_.cat_drops += co.drop_full;
   }
 
   std::vector<IntraWarpCdIn> IwcdCommands(int wi) const {
@@ -1239,6 +1369,7 @@ class Machine {
     CommitUnitModel& unit = units_[u];
     const CommitUnitOut out = unit.Eval(in);
     unit.Tick(in);
+    const bool rct = Ea() && StepRct(u, out);
     ++stats_.cu_cycles;
     unit_busy_[u] = out.busy != 0;
     stats_.cu_busy_cycles += out.busy;
@@ -1276,7 +1407,34 @@ class Machine {
       At(now_ + static_cast<uint64_t>(m_.icnt_latency),
          [this, u, cid, type] { Reply(u, cid, type); });
     }
-    return offered || out.busy != 0;
+    return offered || out.busy != 0 || rct;
+  }
+
+  /// Early-Abort: one cycle of unit u's RCT on the unit's event stream; its messages go to every
+  /// core's CAT. True while it has work.
+  bool StepRct(int u, const CommitUnitOut& out) {
+    golden::RctIn ri;
+    ri.inc_valid = out.rct_inc_valid;
+    ri.inc_addr = out.rct_inc_addr;
+    ri.inc_write = out.rct_inc_write;
+    ri.dec_valid = out.rct_dec_valid;
+    ri.dec_addr = out.rct_dec_addr;
+    ri.dec_write = out.rct_dec_write;
+    golden::RctModel& r = rcts_[u];
+    const golden::RctOut ro = r.Eval(ri);
+    r.Tick(ri);
+    rct_pending_[u] += ro.dlt_valid;
+    if (ro.msg_valid) {
+      cat_chan_->Send(now_, golden::CatChannel::Msg(
+                                ro.msg_dlt.begin(),
+                                ro.msg_dlt.begin() + static_cast<std::ptrdiff_t>(ro.msg_count)));
+      rct_pending_[u] -= ro.msg_count;
+      ++stats_.rct_messages;
+      stats_.rct_deltas += ro.msg_count;
+    }
+    stats_.rct_lost += ro.lost_queue + ro.lost_full + ro.lost_sat;
+    rct_busy_[u] = ro.busy != 0;
+    return rct_busy_[u] || rct_pending_[u] > 0;
   }
 
   /// A commit unit's reply reaches the core. kind: -1 AllocPass, -2 AllocFail, else cu_rep_e.
@@ -1284,7 +1442,8 @@ class Machine {
     const auto it = by_cid_.find(cid_low);
     if (it == by_cid_.end()) {
       Fail("commit unit " + std::to_string(u) + " replied for commit id " +
-           std::to_string(cid_low) + ", which no core is committing");
+           std::to_string(cid_low) + " (reply " + std::to_string(kind) +
+           "), which no core is committing");
       return;
     }
     Committer& cm = *it->second;
@@ -1349,17 +1508,19 @@ class Machine {
   void FinishCommit(int wi) {
     Warp& w = warps_[wi];
     std::unordered_map<int, bool> outcome;
-    for (const auto& cm : w.committers) {
-      outcome[cm->thread] = cm->committed;
-      by_cid_.erase(cm->cid & LowMask(m_.cu.cid_w));
-    }
-    // A committer waits until its Pass/Fail messages have left.
+    // A committer waits until its messages have left: the Pass/Fail outcomes, and the Alloc and
+    // Skip of a unit it sent no entry to (every unit must see every commit id), whose replies
+    // still come.
     for (const auto& cm : w.committers) {
       for (const auto& x : cm->links) {
-        if (!x.q.empty()) {
+        if (!x.q.empty() || x.alloc_wait) {
           return FinishLater(wi);
         }
       }
+    }
+    for (const auto& cm : w.committers) {
+      outcome[cm->thread] = cm->committed;
+      by_cid_.erase(cm->cid & LowMask(m_.cu.cid_w));
     }
     w.committers.clear();
     bool any_abort = false;
@@ -1377,9 +1538,10 @@ class Machine {
       } else {
         any_abort = true;
         ++stats_.aborts;
-        (th.doomed     ? stats_.aborts_zombie
-         : th.iw_abort ? stats_.aborts_intra_warp
-                       : stats_.aborts_validation) += 1;
+        (th.doomed          ? stats_.aborts_zombie
+         : th.iw_abort == 1 ? stats_.aborts_intra_warp
+         : th.iw_abort == 2 ? stats_.aborts_early
+                            : stats_.aborts_validation) += 1;
         stats_.wasted_cycles += now_ - th.tx_start;
         th.lane->AbortTry();
       }
@@ -1414,7 +1576,11 @@ class Machine {
   std::vector<Thread> threads_;
   std::vector<Warp> warps_;
   std::vector<Core> cores_;
-  std::vector<IwcdPort> iwcd_;  // WarpTM: one per core
+  std::vector<IwcdPort> iwcd_;          // WarpTM: one per core
+  std::vector<golden::RctModel> rcts_;  // Early-Abort: one per commit unit
+  std::vector<uint64_t> rct_pending_;   // deltas an RCT emitted and has not sent yet
+  bool rct_busy_[64] = {};
+  std::unique_ptr<golden::CatChannel> cat_chan_;
   std::vector<CommitUnitModel> units_;
   std::vector<std::deque<CuIn>> cu_in_;
   std::vector<std::deque<MemOp>> vr_, cw_;

@@ -13,6 +13,10 @@
 //   warptm  WarpTM: KILO TM, and before a warp's logs leave the core, the core's intra-warp
 //           conflict detection (the golden htm_intra_warp_cd model, stepped through its ports
 //           at the core clock) aborts the lanes that conflict with a lower lane of the same warp.
+//   warptm-ea  WarpTM with Early-Abort (`000_...` §4): each commit unit's RCT (golden htm_rct)
+//           counts the words of the transactions it holds and broadcasts 0<->1 changes to every
+//           core's CAT (golden htm_cat); the intra-warp detection also looks each logged word up
+//           in the core's CAT and aborts the lanes that conflict with committing transactions.
 //
 // The machine: cores with resident warps and a round-robin warp scheduler issuing one warp
 // instruction per cycle; the threads of a warp at the lowest program point issue together (the
@@ -30,13 +34,15 @@
 #include <utility>
 #include <vector>
 
+#include "htm/golden/cat_model.h"
 #include "htm/golden/commit_unit_model.h"
 #include "htm/golden/intra_warp_cd_model.h"
+#include "htm/golden/rct_model.h"
 #include "htm/gpu/workload.h"
 
 namespace htm::gpu {
 
-enum class TmMode : uint8_t { kSerial, kKiloTm, kWarpTm };
+enum class TmMode : uint8_t { kSerial, kKiloTm, kWarpTm, kWarpTmEa };
 const char* ToString(TmMode m);
 /// Every TM configuration, in the papers' order of comparison.
 const std::vector<TmMode>& AllTmModes();
@@ -59,6 +65,8 @@ struct MachineConfig {
   uint64_t max_tx_ops = 100000;  // operations of one try before it is treated as a zombie
   golden::CommitUnitParams cu;   // each partition's commit unit
   golden::IntraWarpCdParams iwcd;  // each core's intra-warp conflict detection (WarpTM)
+  golden::RctParams rct;           // each commit unit's reference count table (Early-Abort)
+  golden::CatParams cat;           // each core's conflict address table (Early-Abort)
 };
 /// `default` (the papers' machine, `000_...` Table 1 / `003_...` Table 2) and `small` (tests).
 const std::vector<MachineConfig>& AllMachines();
@@ -77,6 +85,7 @@ struct SystemStats {
   uint64_t aborts_validation = 0;  // a commit unit replied Fail (value validation or capacity)
   uint64_t aborts_zombie = 0;      // an access outside memory or an endless try: inconsistent reads
   uint64_t aborts_intra_warp = 0;  // WarpTM: a conflict with a lower lane of the same warp
+  uint64_t aborts_early = 0;       // Early-Abort: the CAT hit (and no intra-warp conflict)
   uint64_t read_only_commits = 0;  // committed without a commit unit (no reads, no writes)
   uint64_t tx_cycles = 0;          // cycles of committed tries, from TX_Begin to the decision
   uint64_t wasted_cycles = 0;      // cycles of aborted tries
@@ -87,6 +96,13 @@ struct SystemStats {
   uint64_t cu_cycles = 0;       // commit-unit cycles (per unit)
   uint64_t iwcd_warps = 0;      // WarpTM: warp commits through the intra-warp conflict detection
   uint64_t iwcd_cycles = 0;     // cycles from a warp's turn there to its outcome, summed
+  uint64_t rct_messages = 0;    // Early-Abort: RCT messages, each broadcast to every core's CAT
+  uint64_t rct_deltas = 0;      // deltas in them
+  uint64_t rct_lost = 0;        // increments the RCTs could not count (queue, set full, saturated)
+  uint64_t cat_lookups = 0;     // lanes looked up in the CATs
+  uint64_t cat_hits = 0;        // of them, hits
+  uint64_t cat_drops = 0;       // deltas a CAT dropped (set full)
+  uint64_t ea_left = 0;         // entries the RCTs and CATs hold at the end (0: they agree)
   uint64_t log_events = 0;      // committed transactions and non-transactional writes replayed
 };
 
