@@ -299,9 +299,8 @@ struct Thread {
   bool done = false;
   // The current try.
   bool doomed = false;  // a zombie: stops at once, aborts at the commit
-  // WarpTM: aborted by the intra-warp conflict detection (0 no, 1 an intra-warp conflict,
-  // 2 Early-Abort: the CAT hit).
-  uint8_t iw_abort = 0;
+  // WarpTM: aborted by the intra-warp conflict detection, and why.
+  enum class IwAbort : uint8_t { kNo, kIntraWarp, kEarly } iw_abort = IwAbort::kNo;
   uint64_t tx_start = 0, tx_ops = 0;
   std::vector<std::pair<uint32_t, uint32_t>> reads;   // first read of each address
   std::vector<std::pair<uint32_t, uint32_t>> writes;  // latest value per address
@@ -519,27 +518,27 @@ class Machine {
     }
   }
 
-  bool Quiet() const {
-    if (!events_.empty()) {
-      return false;
-    }
+  bool Quiet() const { return events_.empty() && !Working(); }
+
+  /// A commit unit, an RCT, an intra-warp detection or a CAT has work this cycle.
+  bool Working() const {
     for (int u = 0; u < m_.partitions; ++u) {
       if (!cu_in_[u].empty() || !vr_[u].empty() || !cw_[u].empty() || unit_busy_[u]) {
-        return false;
+        return true;
       }
     }
     for (size_t c = 0; c < iwcd_.size(); ++c) {
       const IwcdPort& p = iwcd_[c];
       if (p.warp >= 0 || !p.queue.empty() || (p.cat && CatActive(static_cast<int>(c)))) {
-        return false;
+        return true;
       }
     }
     for (size_t u = 0; u < rcts_.size(); ++u) {
       if (rct_pending_[u] > 0 || rct_busy_[u]) {
-        return false;
+        return true;
       }
     }
-    return true;
+    return false;
   }
 
   /// Nothing happened this cycle: jump to the next event or the next warp that becomes ready.
@@ -563,21 +562,8 @@ class Machine {
         }
       }
     }
-    for (int u = 0; u < m_.partitions; ++u) {
-      if (!cu_in_[u].empty() || !vr_[u].empty() || !cw_[u].empty() || unit_busy_[u]) {
-        next = now_;
-      }
-    }
-    for (size_t c = 0; c < iwcd_.size(); ++c) {
-      const IwcdPort& p = iwcd_[c];
-      if (p.warp >= 0 || !p.queue.empty() || (p.cat && CatActive(static_cast<int>(c)))) {
-        next = now_;
-      }
-    }
-    for (size_t u = 0; u < rcts_.size(); ++u) {
-      if (rct_pending_[u] > 0 || rct_busy_[u]) {
-        next = now_;
-      }
+    if (Working()) {
+      next = now_;
     }
     if (next != UINT64_MAX && next > now_) {
       now_ = next;
@@ -952,7 +938,7 @@ class Machine {
   void BeginTry(int t) {
     Thread& th = threads_[t];
     th.doomed = false;
-    th.iw_abort = 0;
+    th.iw_abort = Thread::IwAbort::kNo;
     th.tx_start = now_;
     th.tx_ops = 0;
     th.reads.clear();
@@ -1066,7 +1052,8 @@ class Machine {
   /// A lane whose try goes to the commit units: not aborted already, and with a log.
   bool Sends(int t) const {
     const Thread& th = threads_[t];
-    return !th.doomed && !th.iw_abort && !(th.reads.empty() && th.writes.empty());
+    return !th.doomed && th.iw_abort == Thread::IwAbort::kNo &&
+           !(th.reads.empty() && th.writes.empty());
   }
 
   /// Every thread of the try is at TX_Commit (or a zombie). WarpTM: the warp's logs first go
@@ -1145,7 +1132,8 @@ class Machine {
       for (const int t : warps_[wi].tx) {
         const int l = t - first;
         if ((out.res_abort >> l) & 1) {
-          threads_[t].iw_abort = ((out.res_iw >> l) & 1) ? 1 : 2;
+          threads_[t].iw_abort =
+              ((out.res_iw >> l) & 1) ? Thread::IwAbort::kIntraWarp : Thread::IwAbort::kEarly;
         }
       }
       SendLogs(wi);
@@ -1527,7 +1515,8 @@ class Machine {
     for (const int t : w.tx) {
       Thread& th = threads_[t];
       const auto it = outcome.find(t);
-      const bool ok = !th.doomed && !th.iw_abort && (it == outcome.end() || it->second);
+      const bool ok =
+          !th.doomed && th.iw_abort == Thread::IwAbort::kNo && (it == outcome.end() || it->second);
       current_ = t;
       if (ok) {
         ++stats_.commits;
@@ -1538,10 +1527,10 @@ class Machine {
       } else {
         any_abort = true;
         ++stats_.aborts;
-        (th.doomed          ? stats_.aborts_zombie
-         : th.iw_abort == 1 ? stats_.aborts_intra_warp
-         : th.iw_abort == 2 ? stats_.aborts_early
-                            : stats_.aborts_validation) += 1;
+        (th.doomed                                    ? stats_.aborts_zombie
+         : th.iw_abort == Thread::IwAbort::kIntraWarp ? stats_.aborts_intra_warp
+         : th.iw_abort == Thread::IwAbort::kEarly     ? stats_.aborts_early
+                                                      : stats_.aborts_validation) += 1;
         stats_.wasted_cycles += now_ - th.tx_start;
         th.lane->AbortTry();
       }
