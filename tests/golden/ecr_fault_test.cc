@@ -25,6 +25,7 @@
 #include "htm/configs/htm_rct.h"
 #include "htm/golden/cat_channel.h"
 #include "htm/golden/cat_model.h"
+#include "htm/golden/ecr_core.h"
 #include "htm/golden/intra_warp_cd_model.h"
 #include "htm/golden/pag_check_model.h"
 #include "htm/golden/rct_model.h"
@@ -37,75 +38,25 @@ namespace {
 
 using Msg = std::vector<uint64_t>;  // packed deltas
 
-// A SIMT core's early-conflict-resolution blocks: the CAT, fed by a queue of messages, and the
-// two clients of its lookup port (Pause-and-Go first, then the intra-warp detection).
+// A SIMT core's early-conflict-resolution blocks (golden::EcrCore), fed by its own channel.
 struct Core {
-  CatModel cat;
-  PagCheckModel pag;
-  IntraWarpCdModel iw;
-  CatChannel chan;         // from the RCT, with the interconnect's latency
-  std::deque<int> owners;  // the client of each lookup in flight: 0 Pause-and-Go, 1 intra-warp
+  EcrCore ecr;
+  CatChannel chan;  // from the RCT, with the interconnect's latency
   CatOut cat_o;
   PagCheckOut pag_o;
   IntraWarpCdOut iw_o;
 
   Core(const CatParams& c, const PagCheckParams& g, const IntraWarpCdParams& w, int latency)
-      : cat(c), pag(g), iw(w), chan(1, latency) {}
+      : ecr(w, &c, &g), chan(1, latency) {}
 
-  // One cycle with the clients' commands `pi` and `wi` (their CAT fields are set here).
-  void Cycle(uint64_t now, PagCheckIn pi, IntraWarpCdIn wi) {
-    pi.cat_req_ready = pi.cat_rsp_valid = pi.cat_rsp_hit = 0;
-    wi.cat_req_ready = wi.cat_rsp_valid = wi.cat_rsp_hit = 0;
-    const PagCheckOut pg0 = pag.Eval(pi);  // requests depend on registers only
-    const IntraWarpCdOut iw0 = iw.Eval(wi);
-    CatIn ci;
-    if (chan.Ready(0, now)) {
-      ci.msg_valid = 1;
-      ci.msg_count = chan.Front(0).size();
-      for (size_t d = 0; d < chan.Front(0).size(); ++d) {
-        ci.msg_dlt[d] = chan.Front(0)[d];
-      }
-    }
-    const int grant = pg0.cat_req_valid ? 0 : iw0.cat_req_valid ? 1 : -1;
-    if (grant == 0) {
-      ci.lkp_valid = 1;
-      ci.lkp_mask = pg0.cat_req_mask;
-      ci.lkp_addr = pg0.cat_req_addr;
-      ci.lkp_write = pg0.cat_req_write;
-    } else if (grant == 1) {
-      ci.lkp_valid = 1;
-      ci.lkp_mask = iw0.cat_req_mask;
-      ci.lkp_addr = iw0.cat_req_addr;
-      ci.lkp_write = iw0.cat_req_write;
-    }
-    cat_o = cat.Eval(ci);
-    const bool took = ci.lkp_valid && cat_o.lkp_ready;
-    if (grant == 0) {
-      pi.cat_req_ready = took;
-    } else if (grant == 1) {
-      wi.cat_req_ready = took;
-    }
-    if (cat_o.rsp_valid && !owners.empty()) {
-      if (owners.front() == 0) {
-        pi.cat_rsp_valid = 1;
-        pi.cat_rsp_hit = cat_o.rsp_hit;
-      } else {
-        wi.cat_rsp_valid = 1;
-        wi.cat_rsp_hit = cat_o.rsp_hit;
-      }
-      owners.pop_front();
-    }
-    pag_o = pag.Eval(pi);
-    iw_o = iw.Eval(wi);
-    if (took) {
-      owners.push_back(grant);
-    }
-    if (ci.msg_valid && cat_o.msg_ready) {
+  void Cycle(uint64_t now, const PagCheckIn& pi, const IntraWarpCdIn& wi) {
+    const EcrCore::Step s = ecr.Cycle(pi, wi, chan.Ready(0, now) ? &chan.Front(0) : nullptr);
+    if (s.msg_taken) {
       chan.Pop(0);
     }
-    cat.Tick(ci);
-    pag.Tick(pi);
-    iw.Tick(wi);
+    cat_o = s.cat;
+    pag_o = s.pag;
+    iw_o = s.iw;
   }
 };
 

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// A SIMT core's early-conflict-resolution blocks wired together, for the system model and the
+// tests that drive a whole core (docs/early_cr.md): the intra-warp conflict detection
+// (htm_intra_warp_cd), and optionally the Conflict Address Table (htm_cat) and the Pause-and-Go
+// check (htm_pag_check). The CAT has one lookup port; the Pause-and-Go check has priority over
+// the intra-warp detection, and the CAT's answers, which come back in order, go to the client
+// whose lookup it was. The RCTs' messages come from outside (golden::CatChannel).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "htm/golden/cat_model.h"
+#include "htm/golden/intra_warp_cd_model.h"
+#include "htm/golden/pag_check_model.h"
+
+namespace htm::golden {
+
+class EcrCore {
+ public:
+  enum Client : int { kNone = -1, kPag = 0, kIntraWarp = 1 };
+  /// What happened in one cycle: each block's outputs under the cycle's final inputs.
+  struct Step {
+    PagCheckOut pag;    // default when there is no Pause-and-Go check
+    IntraWarpCdOut iw;  // the intra-warp detection
+    CatIn cat_in;       // the CAT's inputs (default when there is no CAT)
+    CatOut cat;
+    bool msg_taken = false;   // the CAT took the message offered
+    Client lookup = kNone;    // the client whose lookup the CAT took
+    Client answered = kNone;  // the client the CAT answered
+  };
+
+  /// `cat` and `pag` are optional (nullptr: absent); a Pause-and-Go check needs a CAT. Throws
+  /// std::invalid_argument on parameters the blocks do not accept or that do not fit together.
+  EcrCore(const IntraWarpCdParams& iw, const CatParams* cat, const PagCheckParams* pag);
+
+  void Reset();
+  /// One clock cycle. The clients' CAT inputs are set here (whatever `pi` and `wi` hold in them
+  /// is ignored); `msg` is the RCT message offered to the CAT (nullptr: none).
+  Step Cycle(PagCheckIn pi, IntraWarpCdIn wi, const std::vector<uint64_t>* msg);
+
+  bool has_cat() const { return cat_.has_value(); }
+  bool has_pag() const { return pag_.has_value(); }
+  const CatModel& cat() const { return *cat_; }
+  /// Lookups the CAT has taken and not answered.
+  size_t lookups_in_flight() const { return owners_.size(); }
+
+ private:
+  IntraWarpCdModel iw_;
+  std::optional<CatModel> cat_;
+  std::optional<PagCheckModel> pag_;
+  std::deque<Client> owners_;  // the client of each lookup in flight, oldest first
+};
+
+}  // namespace htm::golden
