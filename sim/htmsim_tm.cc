@@ -54,18 +54,36 @@ std::string Names(bool workloads) {
   return s;
 }
 
+const char* TmSummary(gpu::TmMode t) {
+  switch (t) {
+    case gpu::TmMode::kSerial:
+      return "one transaction at a time in the whole GPU";
+    case gpu::TmMode::kKiloTm:
+      return "KILO TM: value-based validation in the commit units";
+    case gpu::TmMode::kWarpTm:
+      return "WarpTM: KILO TM with intra-warp conflict detection";
+    case gpu::TmMode::kWarpTmEa:
+      return "WarpTM with Early-Abort (RCTs and CATs)";
+    case gpu::TmMode::kWarpTmPg:
+      return "WarpTM with Pause-and-Go (RCTs, CATs and the Pause-and-Go check)";
+    case gpu::TmMode::kWarpTmEaPg:
+      return "WarpTM with Early-Abort and Pause-and-Go";
+  }
+  return "?";
+}
+
 int List() {
   std::cout << "Workloads (--workload):\n";
   for (const auto& w : gpu::AllWorkloads()) {
     std::cout << "  " << std::left << std::setw(8) << w.name << " " << w.summary << "  ["
               << w.source << "]\n";
   }
-  std::cout << "TM configurations (--tm):\n"
-               "  serial   one transaction at a time in the whole GPU\n"
-               "  kilotm   KILO TM: value-based validation in the commit units\n"
-               "  warptm   WarpTM: KILO TM with intra-warp conflict detection\n"
-               "  warptm-ea  WarpTM with Early-Abort (RCTs and CATs)\n"
-               "Machines (--config):\n";
+  std::cout << "TM configurations (--tm):\n";
+  for (const gpu::TmMode t : gpu::AllTmModes()) {
+    std::cout << "  " << std::left << std::setw(12) << gpu::ToString(t) << " " << TmSummary(t)
+              << "\n";
+  }
+  std::cout << "Machines (--config):\n";
   for (const auto& m : gpu::AllMachines()) {
     std::cout << "  " << std::left << std::setw(8) << m.name << " " << m.summary << "\n";
   }
@@ -100,6 +118,9 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("commit-unit cycles", s.cu_cycles);
   row("intra-warp CD warps", s.iwcd_warps);
   row("intra-warp CD cycles", s.iwcd_cycles);
+  row("Pause-and-Go checks", s.pag_checks);
+  row("Pause-and-Go check cycles", s.pag_cycles);
+  row("lanes paused", s.pauses);
   row("RCT messages", s.rct_messages);
   row("RCT deltas", s.rct_deltas);
   row("RCT increments lost", s.rct_lost);
@@ -131,11 +152,12 @@ void WriteStatsJson(std::ostream& os, const std::string& workload, const std::st
      << ",\"cu_messages\":" << s.cu_messages << ",\"cu_alloc_fails\":" << s.cu_alloc_fails
      << ",\"cu_busy_cycles\":" << s.cu_busy_cycles << ",\"cu_cycles\":" << s.cu_cycles
      << ",\"iwcd_warps\":" << s.iwcd_warps << ",\"iwcd_cycles\":" << s.iwcd_cycles
-     << ",\"rct_messages\":" << s.rct_messages << ",\"rct_deltas\":" << s.rct_deltas
-     << ",\"rct_lost\":" << s.rct_lost << ",\"cat_lookups\":" << s.cat_lookups
-     << ",\"cat_hits\":" << s.cat_hits << ",\"cat_drops\":" << s.cat_drops
-     << ",\"ea_left\":" << s.ea_left << ",\"log_events\":" << s.log_events
-     << ",\"seconds\":" << seconds << "}\n";
+     << ",\"pag_checks\":" << s.pag_checks << ",\"pag_cycles\":" << s.pag_cycles
+     << ",\"pauses\":" << s.pauses << ",\"rct_messages\":" << s.rct_messages
+     << ",\"rct_deltas\":" << s.rct_deltas << ",\"rct_lost\":" << s.rct_lost
+     << ",\"cat_lookups\":" << s.cat_lookups << ",\"cat_hits\":" << s.cat_hits
+     << ",\"cat_drops\":" << s.cat_drops << ",\"ea_left\":" << s.ea_left
+     << ",\"log_events\":" << s.log_events << ",\"seconds\":" << seconds << "}\n";
 }
 
 /// Writes to `path` through a temporary file renamed at the end, so that a run that stops

@@ -15,6 +15,7 @@
 
 #include "htm/enums.h"
 #include "htm/golden/cat_channel.h"
+#include "htm/golden/ecr_core.h"
 
 namespace htm::gpu {
 
@@ -28,13 +29,18 @@ const char* ToString(TmMode m) {
       return "warptm";
     case TmMode::kWarpTmEa:
       return "warptm-ea";
+    case TmMode::kWarpTmPg:
+      return "warptm-pg";
+    case TmMode::kWarpTmEaPg:
+      return "warptm-eapg";
   }
   return "?";
 }
 
 const std::vector<TmMode>& AllTmModes() {
-  static const std::vector<TmMode> all = {TmMode::kSerial, TmMode::kKiloTm, TmMode::kWarpTm,
-                                          TmMode::kWarpTmEa};
+  static const std::vector<TmMode> all = {TmMode::kSerial,   TmMode::kKiloTm,
+                                          TmMode::kWarpTm,   TmMode::kWarpTmEa,
+                                          TmMode::kWarpTmPg, TmMode::kWarpTmEaPg};
   return all;
 }
 
@@ -81,6 +87,7 @@ MachineConfig Paper() {
                             .flush_cycles = 16};
   m.cat = golden::CatParams{
       .addr_w = 30, .sets = 1024, .ways = 3, .num_ports = 4, .warp_size = 32, .batch = 8};
+  m.pag = golden::PagCheckParams{.addr_w = 30, .warp_size = 32};
   return m;
 }
 
@@ -167,6 +174,13 @@ std::string CheckMachine(const MachineConfig& m) {
       m.iwcd.addr_w != m.cat.addr_w) {
     return "the CAT must take 32-lane warps and the RCT's messages (the same Batch and AddrW), "
            "and look up the intra-warp detection's addresses (the same AddrW)";
+  }
+  if (std::string err = golden::CheckPagCheckParams(m.pag); !err.empty()) {
+    return "Pause-and-Go check: " + err;
+  }
+  if (m.pag.warp_size != 32 || m.pag.addr_w != m.cat.addr_w) {
+    return "the Pause-and-Go check must take 32-lane warps and the CAT's addresses (the same "
+           "AddrW)";
   }
   return golden::CheckCommitUnitParams(m.cu);
 }
@@ -339,7 +353,11 @@ struct Warp {
   std::vector<int> group;  // the threads of the instruction waiting for replies
   // Transaction state.
   bool in_tx = false, holds_slot = false, committing = false;
-  std::vector<int> tx;          // the threads in the current try
+  bool tx_aborts = false;  // a lane of this transaction aborted (it runs again)
+  bool pag_wait = false;   // Pause-and-Go: the access waits for the check's decision
+  std::vector<int> tx;     // the threads in the current try (the SIMT stack's top Trans)
+  // Pause-and-Go: paused lane groups, the latest last (the Trans entries below the top).
+  std::vector<std::vector<int>> paused;
   std::deque<int> serial_wait;  // serial mode: threads of the group not yet run
   int serial_active = -1;
   std::vector<std::unique_ptr<Committer>> committers;
@@ -352,16 +370,20 @@ struct Core {
   int tx_warps = 0;
 };
 
-/// WarpTM: a core's intra-warp conflict detection and the warps waiting for it; with
-/// Early-Abort, the core's CAT.
-struct IwcdPort {
-  std::unique_ptr<IntraWarpCdModel> model;
-  std::unique_ptr<golden::CatModel> cat;
+/// WarpTM: a core's early-conflict-resolution blocks (the intra-warp conflict detection; with
+/// Early-Abort or Pause-and-Go, the CAT; with Pause-and-Go, the check) and the warps waiting
+/// for them.
+struct EcrPort {
+  std::unique_ptr<golden::EcrCore> ecr;
   bool cat_ready = false;    // the CAT has cleared its table
   uint64_t cat_pending = 0;  // deltas the CAT took and has not applied
-  int cat_out = 0;           // lookups in flight
-  std::deque<int> queue;     // warps whose logs wait to be checked
-  int warp = -1;             // the warp being checked
+  // Pause-and-Go: warps whose transactional access waits for the check, the one being checked.
+  std::deque<int> pag_queue;
+  int pag_warp = -1;
+  golden::PagCheckIn pag_in;  // its request (req_valid until the check takes it)
+  uint64_t pag_start = 0;
+  std::deque<int> queue;  // warps whose logs wait to be checked
+  int warp = -1;          // the warp being checked
   std::vector<IntraWarpCdIn> cmds;
   size_t next = 0;  // the command presented now
   uint64_t start = 0;
@@ -400,8 +422,8 @@ class Machine {
     for (const golden::RctModel& t : rcts_) {
       r.stats.ea_left += t.Eval(golden::RctIn{}).used;
     }
-    for (const IwcdPort& p : iwcd_) {
-      r.stats.ea_left += p.cat ? p.cat->Eval(golden::CatIn{}).used : 0;
+    for (const EcrPort& p : ecr_) {
+      r.stats.ea_left += p.ecr->has_cat() ? p.ecr->cat().Eval(golden::CatIn{}).used : 0;
     }
     if (error_.empty()) {
       r.check = w_.Check(mem_);
@@ -437,15 +459,13 @@ class Machine {
       units_.emplace_back(m_.cu);
     }
     if (Iwcd()) {
-      iwcd_.resize(m_.cores);
-      for (IwcdPort& p : iwcd_) {
-        p.model = std::make_unique<IntraWarpCdModel>(m_.iwcd);
-        if (Ea()) {
-          p.cat = std::make_unique<golden::CatModel>(m_.cat);
-        }
+      ecr_.resize(m_.cores);
+      for (EcrPort& p : ecr_) {
+        p.ecr = std::make_unique<golden::EcrCore>(m_.iwcd, Cat() ? &m_.cat : nullptr,
+                                                  Pg() ? &m_.pag : nullptr);
       }
     }
-    if (Ea()) {
+    if (Cat()) {
       for (int u = 0; u < m_.partitions; ++u) {
         rcts_.emplace_back(m_.rct);
       }
@@ -486,7 +506,7 @@ class Machine {
         opt_.progress(now_, static_cast<uint64_t>(done_threads_), static_cast<uint64_t>(threads));
       }
       ++now_;
-      if (!active) {
+      if (!active && opt_.skip_idle) {
         SkipIdle();
       }
     }
@@ -527,9 +547,10 @@ class Machine {
         return true;
       }
     }
-    for (size_t c = 0; c < iwcd_.size(); ++c) {
-      const IwcdPort& p = iwcd_[c];
-      if (p.warp >= 0 || !p.queue.empty() || (p.cat && CatActive(static_cast<int>(c)))) {
+    for (size_t c = 0; c < ecr_.size(); ++c) {
+      const EcrPort& p = ecr_[c];
+      if (p.warp >= 0 || !p.queue.empty() || p.pag_warp >= 0 || !p.pag_queue.empty() ||
+          (p.ecr->has_cat() && CatActive(static_cast<int>(c)))) {
         return true;
       }
     }
@@ -547,16 +568,22 @@ class Machine {
     if (!events_.empty()) {
       next = events_.top().time;
     }
-    for (const Core& c : cores_) {
-      for (const int wi : c.resident) {
+    for (size_t c = 0; c < cores_.size(); ++c) {
+      for (const int wi : cores_[c].resident) {
         const Warp& w = warps_[wi];
-        if (!w.finished && !w.blocked && w.pending == 0 && !w.committing) {
+        if (!w.finished && !w.blocked && w.pending == 0 && !w.committing && !w.pag_wait) {
           next = std::min(next, std::max(w.ready_at, now_));
         }
+        // A log walker's next message: an Alloc waiting to be retried, or a message waiting for
+        // the link, which memory requests may have booked ahead.
         for (const auto& cm : w.committers) {
-          for (const auto& l : cm->links) {
+          for (int u = 0; u < m_.partitions; ++u) {
+            const Committer::Link& l = cm->links[u];
             if (l.need_alloc && !l.alloc_wait) {
               next = std::min(next, std::max(l.retry_at, now_));
+            }
+            if (Wants(*cm, u) != nullptr) {
+              next = std::min(next, std::max(link_free_[c * m_.partitions + u], now_));
             }
           }
         }
@@ -650,7 +677,8 @@ class Machine {
     for (size_t k = 0; k < n; ++k) {
       const size_t i = (core.rr + k) % n;
       Warp& w = warps_[core.resident[i]];
-      if (w.finished || w.blocked || w.pending > 0 || w.committing || w.ready_at > now_) {
+      if (w.finished || w.blocked || w.pending > 0 || w.committing || w.pag_wait ||
+          w.ready_at > now_) {
         continue;
       }
       const int r = Issue(core.resident[i]);
@@ -760,9 +788,8 @@ class Machine {
         w.ready_at = now_ + 1;
         return 1;
       case OpKind::kLoad:
-        return w.in_tx ? TxLoad(wi, g) : MemAccess(wi, g, false);
       case OpKind::kStore:
-        return w.in_tx ? TxStore(wi, g) : MemAccess(wi, g, false);
+        return w.in_tx ? TxAccess(wi, g) : MemAccess(wi, g, false);
       case OpKind::kAtomAdd:
       case OpKind::kAtomCas:
         return MemAccess(wi, g, true);
@@ -980,6 +1007,88 @@ class Machine {
     return true;
   }
 
+  /// A transactional load or store. Pause-and-Go: when the warp has not diverged inside the
+  /// transaction (the SIMT stack's top entry is the Trans entry; the authors' simulator skips
+  /// the check otherwise), the lanes wait for the core's check, which pauses some of them.
+  int TxAccess(int wi, const std::vector<int>& g) {
+    Warp& w = warps_[wi];
+    const bool store = threads_[g[0]].lane->op().kind == OpKind::kStore;
+    if (Pg()) {
+      std::vector<int> lanes;
+      for (const int t : g) {
+        if (InMemory(threads_[t].lane->op().addr)) {
+          lanes.push_back(t);
+        } else {
+          Doom(t);  // as TxLoad and TxStore would
+        }
+      }
+      const auto body = std::count_if(w.tx.begin(), w.tx.end(), [this](int t) {
+        return !threads_[t].doomed && threads_[t].lane->op().kind != OpKind::kTxCommit;
+      });
+      if (!lanes.empty() && static_cast<size_t>(body) == lanes.size()) {
+        w.pag_wait = true;
+        w.group = std::move(lanes);
+        ecr_[w.core].pag_queue.push_back(wi);
+        return 1;
+      }
+    }
+    return store ? TxStore(wi, g) : TxLoad(wi, g);
+  }
+
+  /// Pause-and-Go: the check's request for warp wi's waiting access.
+  golden::PagCheckIn PagRequest(int wi) const {
+    const Warp& w = warps_[wi];
+    golden::PagCheckIn in;
+    in.req_valid = 1;
+    in.pg_en = 1;
+    in.req_write = threads_[w.group[0]].lane->op().kind == OpKind::kStore ? 1 : 0;
+    for (const int t : w.group) {
+      const auto l = static_cast<size_t>(t - w.first);
+      in.req_mask |= uint64_t{1} << l;
+      in.req_addr[l] = threads_[t].lane->op().addr & LowMask(m_.pag.addr_w);
+    }
+    return in;
+  }
+
+  /// Pause-and-Go: the check's decision for warp wi. The paused lanes leave the try's top group
+  /// and wait, with their logs and their place in the kernel, until the lanes that go on have
+  /// committed or aborted (FinishCommit); the others perform the access.
+  void Paused(int wi, uint64_t go, uint64_t pause) {
+    Warp& w = warps_[wi];
+    std::vector<int> g = std::move(w.group);
+    w.group.clear();
+    w.pag_wait = false;
+    std::vector<int> run, held;
+    for (const int t : g) {
+      const int l = t - w.first;
+      ((pause >> l) & 1 ? held : run).push_back(t);
+      if (((go >> l) & 1) == ((pause >> l) & 1)) {
+        Fail("core " + std::to_string(w.core) + "'s Pause-and-Go check decided lane " +
+             std::to_string(l) + " of warp " + std::to_string(wi) + " neither or both ways");
+        return;
+      }
+    }
+    if (run.empty()) {
+      Fail("core " + std::to_string(w.core) + "'s Pause-and-Go check paused every lane of warp " +
+           std::to_string(wi));
+      return;
+    }
+    if (!held.empty()) {
+      stats_.pauses += held.size();
+      w.tx.erase(std::remove_if(w.tx.begin(), w.tx.end(),
+                                [&held](int t) {
+                                  return std::find(held.begin(), held.end(), t) != held.end();
+                                }),
+                 w.tx.end());
+      w.paused.push_back(std::move(held));
+    }
+    if (threads_[run[0]].lane->op().kind == OpKind::kStore) {
+      TxStore(wi, run);
+    } else {
+      TxLoad(wi, run);
+    }
+  }
+
   /// KILO TM: a transactional load reads the thread's write log, then its read log, then memory
   /// (logged with the value it returned).
   int TxLoad(int wi, const std::vector<int>& g) {
@@ -1064,31 +1173,39 @@ class Machine {
     w.pending = 0;
     if (Iwcd() &&
         std::count_if(w.tx.begin(), w.tx.end(), [this](int t) { return Sends(t); }) >= 2) {
-      iwcd_[w.core].queue.push_back(wi);
+      ecr_[w.core].queue.push_back(wi);
       return;
     }
     SendLogs(wi);
   }
 
-  bool Iwcd() const { return tm_ == TmMode::kWarpTm || tm_ == TmMode::kWarpTmEa; }
-  bool Ea() const { return tm_ == TmMode::kWarpTmEa; }
+  /// WarpTM and its variants: the intra-warp conflict detection in every warp's commit.
+  bool Iwcd() const { return tm_ != TmMode::kSerial && tm_ != TmMode::kKiloTm; }
+  /// Early-Abort: the intra-warp detection also aborts the lanes that hit the CAT.
+  bool EaEn() const { return tm_ == TmMode::kWarpTmEa || tm_ == TmMode::kWarpTmEaPg; }
+  /// Pause-and-Go: transactional loads and stores are checked against the CAT.
+  bool Pg() const { return tm_ == TmMode::kWarpTmPg || tm_ == TmMode::kWarpTmEaPg; }
+  /// Early-Abort or Pause-and-Go: RCTs in the commit units, a CAT in every core.
+  bool Cat() const { return EaEn() || Pg(); }
 
-  /// Early-Abort: core c's CAT has work (clearing, a message, deltas, a lookup).
+  /// Core c's CAT has work (clearing, a message, deltas, a lookup).
   bool CatActive(int c) const {
-    const IwcdPort& p = iwcd_[c];
-    return !p.cat_ready || p.cat_pending > 0 || p.cat_out > 0 || cat_chan_->InFlight(c) > 0;
+    const EcrPort& p = ecr_[c];
+    return !p.cat_ready || p.cat_pending > 0 || p.ecr->lookups_in_flight() > 0 ||
+           cat_chan_->InFlight(c) > 0;
   }
 
-  /// WarpTM: one cycle of core c's intra-warp conflict detection (and, with Early-Abort, of its
-  /// CAT: the RCTs' messages and the detection's lookups). A warp's commands are Begin (its
-  /// sending lanes), a Mark per write-log row, a Check per read-log row and per write-log row,
-  /// and End; row i holds each lane's i-th log entry. The lanes of the outcome's abort mask are
-  /// aborted; the others go on to the commit units.
+  /// WarpTM: one cycle of core c's early-conflict-resolution blocks. The intra-warp detection
+  /// takes a warp's commands: Begin (its sending lanes), a Mark per write-log row, a Check per
+  /// read-log row and per write-log row, and End; row i holds each lane's i-th log entry. The
+  /// lanes of the outcome's abort mask are aborted; the others go on to the commit units. With
+  /// Early-Abort or Pause-and-Go the CAT takes the RCTs' messages and answers the lookups of
+  /// the Pause-and-Go check (first) and of the intra-warp detection (Early-Abort).
   bool StepCore(int c) {
-    if (iwcd_.empty()) {
+    if (ecr_.empty()) {
       return false;
     }
-    IwcdPort& p = iwcd_[c];
+    EcrPort& p = ecr_[c];
     if (p.warp < 0 && !p.queue.empty()) {
       p.warp = p.queue.front();
       p.queue.pop_front();
@@ -1096,34 +1213,47 @@ class Machine {
       p.next = 0;
       p.start = now_;
     }
-    const bool cat = p.cat && (p.warp >= 0 || CatActive(c));
-    if (p.warp < 0 && !cat) {
-      return false;  // both idle: a cycle would change nothing
+    if (p.pag_warp < 0 && !p.pag_queue.empty()) {
+      p.pag_warp = p.pag_queue.front();
+      p.pag_queue.pop_front();
+      p.pag_in = PagRequest(p.pag_warp);
+      p.pag_start = now_;
+    }
+    const bool cat = p.ecr->has_cat() && CatActive(c);
+    if (p.warp < 0 && p.pag_warp < 0 && !cat) {
+      return false;  // all idle: a cycle would change nothing
     }
     IntraWarpCdIn in;
     if (p.warp >= 0 && p.next < p.cmds.size()) {
       in = p.cmds[p.next];
     }
-    in.ea_en = Ea() ? 1 : 0;
-    in.cat_req_ready = p.cat ? 0 : 1;
-    IntraWarpCdOut out = p.model->Eval(in);  // its CAT request depends on registers only
-    if (cat) {
-      StepCat(c, out, in);
-      out = p.model->Eval(in);
+    in.ea_en = EaEn() ? 1 : 0;
+    const bool msg = cat_chan_ && cat_chan_->Ready(c, now_);
+    const golden::EcrCore::Step s =
+        p.ecr->Cycle(p.pag_in, in, msg ? &cat_chan_->Front(c) : nullptr);
+    if (p.ecr->has_cat()) {
+      CountCat(c, s);
     }
-    if (p.warp < 0) {
+    if (s.pag.err || s.iw.err) {
+      Fail("core " + std::to_string(c) + "'s " +
+           (s.pag.err ? "Pause-and-Go check had a CAT answer it did not ask for"
+                      : "intra-warp conflict detection flagged a command out of order"));
       return true;
     }
-    p.model->Tick(in);
-    if (out.err) {
-      Fail("core " + std::to_string(c) +
-           "'s intra-warp conflict detection flagged a command out of order");
-      return true;
+    if (p.pag_in.req_valid && s.pag.req_ready) {
+      p.pag_in.req_valid = 0;
     }
-    if (in.cmd_valid && out.cmd_ready) {
+    if (s.pag.res_valid) {
+      const int wi = p.pag_warp;
+      p.pag_warp = -1;
+      ++stats_.pag_checks;
+      stats_.pag_cycles += now_ + 1 - p.pag_start;
+      Paused(wi, s.pag.res_go, s.pag.res_pause);
+    }
+    if (in.cmd_valid && s.iw.cmd_ready) {
       ++p.next;
     }
-    if (out.res_valid) {
+    if (p.warp >= 0 && s.iw.res_valid) {
       const int wi = p.warp;
       p.warp = -1;
       ++stats_.iwcd_warps;
@@ -1131,9 +1261,9 @@ class Machine {
       const int first = warps_[wi].first;
       for (const int t : warps_[wi].tx) {
         const int l = t - first;
-        if ((out.res_abort >> l) & 1) {
+        if ((s.iw.res_abort >> l) & 1) {
           threads_[t].iw_abort =
-              ((out.res_iw >> l) & 1) ? Thread::IwAbort::kIntraWarp : Thread::IwAbort::kEarly;
+              ((s.iw.res_iw >> l) & 1) ? Thread::IwAbort::kIntraWarp : Thread::IwAbort::kEarly;
         }
       }
       SendLogs(wi);
@@ -1141,46 +1271,24 @@ class Machine {
     return true;
   }
 
-  /// One cycle of core c's CAT: it takes the next message that has arrived from the RCTs and
-  /// the detection's lookup `out`; its answers go into the detection's inputs `in`.
-  void StepCat(int c, const IntraWarpCdOut& out, IntraWarpCdIn& in) {
-    IwcdPort& p = iwcd_[c];
-    golden::CatIn ci;
-    if (cat_chan_->Ready(c, now_)) {
-      const auto& m = cat_chan_->Front(c);
-      ci.msg_valid = 1;
-      ci.msg_count = m.size();
-      std::copy(m.begin(), m.end(), ci.msg_dlt.begin());
+  /// The CAT's side of a core cycle: the message it took, its lookups, answers and deltas.
+  void CountCat(int c, const golden::EcrCore::Step& s) {
+    EcrPort& p = ecr_[c];
+    p.cat_ready = s.cat.ready != 0;
+    if (s.lookup != golden::EcrCore::kNone) {
+      stats_.cat_lookups += static_cast<uint64_t>(__builtin_popcountll(s.cat_in.lkp_mask));
     }
-    if (out.cat_req_valid) {
-      ci.lkp_valid = 1;
-      ci.lkp_mask = out.cat_req_mask;
-      ci.lkp_addr = out.cat_req_addr;
-      ci.lkp_write = out.cat_req_write;
+    if (s.answered != golden::EcrCore::kNone) {
+      stats_.cat_hits += static_cast<uint64_t>(__builtin_popcountll(s.cat.rsp_hit));
     }
-    const golden::CatOut co = p.cat->Eval(ci);
-    p.cat->Tick(ci);
-    p.cat_ready = co.ready != 0;
-    const bool took = ci.lkp_valid && co.lkp_ready;
-    in.cat_req_ready = took ? 1 : 0;
-    if (took) {
-      ++p.cat_out;
-      stats_.cat_lookups += static_cast<uint64_t>(__builtin_popcountll(ci.lkp_mask));
-    }
-    if (co.rsp_valid) {
-      in.cat_rsp_valid = 1;
-      in.cat_rsp_hit = co.rsp_hit;
-      --p.cat_out;
-      stats_.cat_hits += static_cast<uint64_t>(__builtin_popcountll(co.rsp_hit));
-    }
-    if (ci.msg_valid && co.msg_ready) {
-      p.cat_pending += ci.msg_count;
+    if (s.msg_taken) {
+      p.cat_pending += s.cat_in.msg_count;
       cat_chan_->Pop(c);
     }
-    if (co.dlt_valid) {
+    if (s.cat.dlt_valid) {
       --p.cat_pending;
     }
-    stats_.cat_drops += co.drop_full;
+    stats_.cat_drops += s.cat.drop_full;
   }
 
   std::vector<IntraWarpCdIn> IwcdCommands(int wi) const {
@@ -1357,9 +1465,12 @@ class Machine {
     CommitUnitModel& unit = units_[u];
     const CommitUnitOut out = unit.Eval(in);
     unit.Tick(in);
-    const bool rct = Ea() && StepRct(u, out);
+    const bool rct = Cat() && StepRct(u, out);
     ++stats_.cu_cycles;
-    unit_busy_[u] = out.busy != 0;
+    // Work for the next tick: open entries, the history's sweep, and a message taken or a reply
+    // sent now (a registered reply follows the message it answers).
+    unit_busy_[u] =
+        out.busy != 0 || unit.Sweeping() || offered || out.arep_valid != 0 || out.rep_valid != 0;
     stats_.cu_busy_cycles += out.busy;
     if (out.err) {
       Fail("commit unit " + std::to_string(u) + " flagged a protocol error");
@@ -1395,7 +1506,7 @@ class Machine {
       At(now_ + static_cast<uint64_t>(m_.icnt_latency),
          [this, u, cid, type] { Reply(u, cid, type); });
     }
-    return offered || out.busy != 0 || rct;
+    return offered || unit_busy_[u] || rct;
   }
 
   /// Early-Abort: one cycle of unit u's RCT on the unit's event stream; its messages go to every
@@ -1421,7 +1532,7 @@ class Machine {
       stats_.rct_deltas += ro.msg_count;
     }
     stats_.rct_lost += ro.lost_queue + ro.lost_full + ro.lost_sat;
-    rct_busy_[u] = ro.busy != 0;
+    rct_busy_[u] = ro.busy != 0 || ro.ready == 0;  // clearing after reset is work too
     return rct_busy_[u] || rct_pending_[u] > 0;
   }
 
@@ -1536,14 +1647,22 @@ class Machine {
       }
     }
     w.tx.clear();
-    w.in_tx = false;
     w.committing = false;
     w.ready_at = now_ + 1;
-    if (!any_abort && w.holds_slot) {
+    w.tx_aborts = w.tx_aborts || any_abort;
+    if (!w.paused.empty()) {
+      // Pause-and-Go: the latest paused group resumes its tries at the paused access.
+      w.tx = std::move(w.paused.back());
+      w.paused.pop_back();
+      return;
+    }
+    w.in_tx = false;
+    if (!w.tx_aborts && w.holds_slot) {
       w.holds_slot = false;
       --cores_[w.core].tx_warps;
       Wake(slot_waiters_[w.core]);
     }
+    w.tx_aborts = false;
   }
   void Wake(std::vector<int>& waiters) {
     for (const int wi : waiters) {
@@ -1565,7 +1684,7 @@ class Machine {
   std::vector<Thread> threads_;
   std::vector<Warp> warps_;
   std::vector<Core> cores_;
-  std::vector<IwcdPort> iwcd_;          // WarpTM: one per core
+  std::vector<EcrPort> ecr_;            // WarpTM: one per core
   std::vector<golden::RctModel> rcts_;  // Early-Abort: one per commit unit
   std::vector<uint64_t> rct_pending_;   // deltas an RCT emitted and has not sent yet
   bool rct_busy_[64] = {};

@@ -62,6 +62,9 @@ class CommitUnitModel {
     uint64_t retire_words = 0;  // words freed
   };
   const Stats& stats() const { return stats_; }
+  /// The last-writer history is sweeping (after reset) or scrubbing and takes no lookups: work
+  /// the unit does without input, which a system model must give clock cycles.
+  bool Sweeping() const { return !lwh_.ready(); }
   /// Words of the buffer not holding a log word (free list, fresh slots and buffered ones).
   int FreeWords() const;
   /// Validation tags in flight.

@@ -17,6 +17,10 @@
 //           counts the words of the transactions it holds and broadcasts 0<->1 changes to every
 //           core's CAT (golden htm_cat); the intra-warp detection also looks each logged word up
 //           in the core's CAT and aborts the lanes that conflict with committing transactions.
+//   warptm-pg  WarpTM with Pause-and-Go (`000_...` §4.4): the RCTs and CATs as above, and each
+//           core's Pause-and-Go check (golden htm_pag_check) looks every transactional load and
+//           store of a warp up in the CAT; the lanes that hit pause until the others committed.
+//   warptm-eapg  both.
 //
 // The machine: cores with resident warps and a round-robin warp scheduler issuing one warp
 // instruction per cycle; the threads of a warp at the lowest program point issue together (the
@@ -37,12 +41,13 @@
 #include "htm/golden/cat_model.h"
 #include "htm/golden/commit_unit_model.h"
 #include "htm/golden/intra_warp_cd_model.h"
+#include "htm/golden/pag_check_model.h"
 #include "htm/golden/rct_model.h"
 #include "htm/gpu/workload.h"
 
 namespace htm::gpu {
 
-enum class TmMode : uint8_t { kSerial, kKiloTm, kWarpTm, kWarpTmEa };
+enum class TmMode : uint8_t { kSerial, kKiloTm, kWarpTm, kWarpTmEa, kWarpTmPg, kWarpTmEaPg };
 const char* ToString(TmMode m);
 /// Every TM configuration, in the papers' order of comparison.
 const std::vector<TmMode>& AllTmModes();
@@ -67,6 +72,7 @@ struct MachineConfig {
   golden::IntraWarpCdParams iwcd;  // each core's intra-warp conflict detection (WarpTM)
   golden::RctParams rct;           // each commit unit's reference count table (Early-Abort)
   golden::CatParams cat;           // each core's conflict address table (Early-Abort)
+  golden::PagCheckParams pag;      // each core's Pause-and-Go check
 };
 /// `default` (the papers' machine, `000_...` Table 1 / `003_...` Table 2) and `small` (tests).
 const std::vector<MachineConfig>& AllMachines();
@@ -102,6 +108,9 @@ struct SystemStats {
   uint64_t cat_lookups = 0;     // lanes looked up in the CATs
   uint64_t cat_hits = 0;        // of them, hits
   uint64_t cat_drops = 0;       // deltas a CAT dropped (set full)
+  uint64_t pag_checks = 0;      // Pause-and-Go: transactional accesses through the check
+  uint64_t pag_cycles = 0;      // cycles from a warp's turn there to the decision, summed
+  uint64_t pauses = 0;          // lanes paused
   uint64_t ea_left = 0;         // entries the RCTs and CATs hold at the end (0: they agree)
   uint64_t log_events = 0;      // committed transactions and non-transactional writes replayed
 };
@@ -134,6 +143,9 @@ class LogSink {
 struct RunOptions {
   uint64_t seed = 1;
   uint64_t max_cycles = 0;  // 0: 200 000 000
+  /// Jump over cycles in which nothing can change (default). Off, every cycle is simulated: a
+  /// check that skipping changes nothing.
+  bool skip_idle = true;
   LogSink* log = nullptr;
   /// Called now and then with the cycle and the threads finished.
   std::function<void(uint64_t cycle, uint64_t done, uint64_t threads)> progress;
