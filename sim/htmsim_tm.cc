@@ -106,6 +106,7 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("tries", s.tries);
   row("aborts", s.aborts);
   row("  commit-unit validation", s.aborts_validation);
+  row("  commit-unit capacity", s.aborts_capacity);
   row("  zombie (inconsistent)", s.aborts_zombie);
   row("  intra-warp", s.aborts_intra_warp);
   row("  early abort (CAT)", s.aborts_early);
@@ -146,18 +147,19 @@ void WriteStatsJson(std::ostream& os, const std::string& workload, const std::st
      << ",\"mem_requests\":" << s.mem_requests << ",\"commits\":" << s.commits
      << ",\"read_only_commits\":" << s.read_only_commits << ",\"tries\":" << s.tries
      << ",\"aborts\":" << s.aborts << ",\"aborts_validation\":" << s.aborts_validation
-     << ",\"aborts_zombie\":" << s.aborts_zombie << ",\"aborts_intra_warp\":" << s.aborts_intra_warp
-     << ",\"aborts_early\":" << s.aborts_early << ",\"tx_cycles\":" << s.tx_cycles
-     << ",\"wasted_cycles\":" << s.wasted_cycles << ",\"tx_limit_stalls\":" << s.tx_limit_stalls
-     << ",\"cu_messages\":" << s.cu_messages << ",\"cu_alloc_fails\":" << s.cu_alloc_fails
-     << ",\"cu_busy_cycles\":" << s.cu_busy_cycles << ",\"cu_cycles\":" << s.cu_cycles
-     << ",\"iwcd_warps\":" << s.iwcd_warps << ",\"iwcd_cycles\":" << s.iwcd_cycles
-     << ",\"pag_checks\":" << s.pag_checks << ",\"pag_cycles\":" << s.pag_cycles
-     << ",\"pauses\":" << s.pauses << ",\"rct_messages\":" << s.rct_messages
-     << ",\"rct_deltas\":" << s.rct_deltas << ",\"rct_lost\":" << s.rct_lost
-     << ",\"cat_lookups\":" << s.cat_lookups << ",\"cat_hits\":" << s.cat_hits
-     << ",\"cat_drops\":" << s.cat_drops << ",\"ea_left\":" << s.ea_left
-     << ",\"log_events\":" << s.log_events << ",\"seconds\":" << seconds << "}\n";
+     << ",\"aborts_capacity\":" << s.aborts_capacity << ",\"aborts_zombie\":" << s.aborts_zombie
+     << ",\"aborts_intra_warp\":" << s.aborts_intra_warp << ",\"aborts_early\":" << s.aborts_early
+     << ",\"tx_cycles\":" << s.tx_cycles << ",\"wasted_cycles\":" << s.wasted_cycles
+     << ",\"tx_limit_stalls\":" << s.tx_limit_stalls << ",\"cu_messages\":" << s.cu_messages
+     << ",\"cu_alloc_fails\":" << s.cu_alloc_fails << ",\"cu_busy_cycles\":" << s.cu_busy_cycles
+     << ",\"cu_cycles\":" << s.cu_cycles << ",\"iwcd_warps\":" << s.iwcd_warps
+     << ",\"iwcd_cycles\":" << s.iwcd_cycles << ",\"pag_checks\":" << s.pag_checks
+     << ",\"pag_cycles\":" << s.pag_cycles << ",\"pauses\":" << s.pauses
+     << ",\"rct_messages\":" << s.rct_messages << ",\"rct_deltas\":" << s.rct_deltas
+     << ",\"rct_lost\":" << s.rct_lost << ",\"cat_lookups\":" << s.cat_lookups
+     << ",\"cat_hits\":" << s.cat_hits << ",\"cat_drops\":" << s.cat_drops
+     << ",\"ea_left\":" << s.ea_left << ",\"log_events\":" << s.log_events
+     << ",\"seconds\":" << seconds << "}\n";
 }
 
 /// Writes to `path` through a temporary file renamed at the end, so that a run that stops

@@ -524,6 +524,7 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
     }
     if (c.cap_fail) {
       e.fail = true;  // word buffer full
+      e.cap = true;
     }
     if (c.store) {
       const bool wr = c.type == kWriteSet;
@@ -615,6 +616,10 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
     ptr_r_ = (ptr_r_ + 1) & mask;
   }
   r_state_ = c.r_next;
+}
+
+bool CommitUnitModel::CapacityFailed(uint64_t cid) const {
+  return ent_[Idx(cid)].cap;
 }
 
 }  // namespace htm::golden

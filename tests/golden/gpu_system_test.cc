@@ -186,6 +186,42 @@ TEST(GpuSystemWarpTm, IntraWarpAbortsAreTheConflictingLanes) {
   }
 }
 
+// A commit unit whose word buffer is full fails the transaction whose word found no slot; that
+// abort is counted as capacity, not validation. Disjoint counters have no value conflict, so
+// with 16 buffer words for the warp's 64 all aborts are capacity ones, and all commit in the end.
+TEST(GpuSystemKiloTm, BufferFullAbortsCountAsCapacity) {
+  for (const int buf : {4096, 16}) {
+    MachineConfig m = *FindMachine("default");
+    m.cu.buf_words = buf;
+    auto lane = [](int t) { return static_cast<uint32_t>(t); };
+    Counters w(lane, lane);
+    const RunResult r = RunSystem(m, TmMode::kKiloTm, w);
+    ASSERT_TRUE(r.ok) << buf << ": " << r.error << r.check;
+    EXPECT_EQ(r.stats.commits, 32u);
+    EXPECT_EQ(r.stats.aborts_validation, 0u) << buf;
+    EXPECT_EQ(r.stats.aborts, r.stats.aborts_capacity) << buf;
+    if (buf == 16) {
+      EXPECT_GT(r.stats.aborts_capacity, 0u);
+    } else {
+      EXPECT_EQ(r.stats.aborts_capacity, 0u);
+    }
+  }
+}
+
+// A transaction whose log for one commit unit exceeds the unit's buffer can never commit: the
+// run stops at its first try with a message naming the thread, the unit and the sizes (List's
+// walks at the default scale outgrow the small machine's 256 words).
+TEST(GpuSystemKiloTm, ALogThatCannotFitStopsTheRun) {
+  auto w = FindWorkload("List")->make(Scale::kDefault, 1);
+  RunOptions opt;
+  opt.max_cycles = 5'000'000;  // without the check the run would end here, at the limit
+  const RunResult r = RunSystem(*FindMachine("small"), TmMode::kKiloTm, *w, opt);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("whose buffer holds 256 (BufWords): it can never commit"),
+            std::string::npos)
+      << r.error;
+}
+
 // Early-Abort aborts lanes whose words committing transactions hold, on the papers' machine
 // and the small one (whose tables fill), and keeps RCTs and CATs in agreement.
 TEST(GpuSystemWarpTmEa, CatHitsAbortEarly) {

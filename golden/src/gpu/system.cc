@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "htm/enums.h"
 #include "htm/golden/cat_channel.h"
@@ -340,6 +341,7 @@ struct Committer {
   };
   std::vector<Link> links;
   bool decided = false, committed = false;
+  bool capacity = false;  // a unit failed it because a word found its buffer full
 };
 
 struct Warp {
@@ -1361,6 +1363,13 @@ class Machine {
         cm->links[PartitionOf(a)].writes = true;
       }
       for (int u = 0; u < m_.partitions; ++u) {
+        if (words[u].size() > static_cast<size_t>(m_.cu.buf_words)) {
+          Fail(Describe(t) + ": the transaction begun at line " + PcText(th.lane->tx_pc()) +
+               " has a log of " + std::to_string(words[u].size()) + " words for commit unit " +
+               std::to_string(u) + ", whose buffer holds " + std::to_string(m_.cu.buf_words) +
+               " (BufWords): it can never commit");
+          return;
+        }
         Committer::Link& l = cm->links[u];
         l.involved = !words[u].empty();
         l.q.assign(words[u].begin(), words[u].end());
@@ -1503,8 +1512,10 @@ class Machine {
     if (out.rep_valid) {
       const uint64_t cid = out.rep_cid;
       const int type = static_cast<int>(out.rep_type);
+      const bool cap =
+          out.rep_type == static_cast<uint64_t>(CuRep::kFail) && unit.CapacityFailed(out.rep_cid);
       At(now_ + static_cast<uint64_t>(m_.icnt_latency),
-         [this, u, cid, type] { Reply(u, cid, type); });
+         [this, u, cid, type, cap] { Reply(u, cid, type, cap); });
     }
     return offered || unit_busy_[u] || rct;
   }
@@ -1536,8 +1547,9 @@ class Machine {
     return rct_busy_[u] || rct_pending_[u] > 0;
   }
 
-  /// A commit unit's reply reaches the core. kind: -1 AllocPass, -2 AllocFail, else cu_rep_e.
-  void Reply(int u, uint64_t cid_low, int kind) {
+  /// A commit unit's reply reaches the core. kind: -1 AllocPass, -2 AllocFail, else cu_rep_e;
+  /// cap: a Fail because a word found the unit's buffer full.
+  void Reply(int u, uint64_t cid_low, int kind, bool cap = false) {
     const auto it = by_cid_.find(cid_low);
     if (it == by_cid_.end()) {
       Fail("commit unit " + std::to_string(u) + " replied for commit id " +
@@ -1560,6 +1572,7 @@ class Machine {
     const auto rep = static_cast<CuRep>(kind);
     if (rep == CuRep::kPass || rep == CuRep::kFail) {
       l.rep = rep == CuRep::kPass ? 1 : 2;
+      cm.capacity = cm.capacity || cap;
       bool all = true, pass = true;
       for (const auto& x : cm.links) {
         all = all && (!x.involved || x.rep != 0);
@@ -1617,8 +1630,12 @@ class Machine {
         }
       }
     }
+    std::unordered_set<int> capacity;
     for (const auto& cm : w.committers) {
       outcome[cm->thread] = cm->committed;
+      if (cm->capacity) {
+        capacity.insert(cm->thread);
+      }
       by_cid_.erase(cm->cid & LowMask(m_.cu.cid_w));
     }
     w.committers.clear();
@@ -1641,6 +1658,7 @@ class Machine {
         (th.doomed                                    ? stats_.aborts_zombie
          : th.iw_abort == Thread::IwAbort::kIntraWarp ? stats_.aborts_intra_warp
          : th.iw_abort == Thread::IwAbort::kEarly     ? stats_.aborts_early
+         : capacity.count(t) != 0                     ? stats_.aborts_capacity
                                                       : stats_.aborts_validation) += 1;
         stats_.wasted_cycles += now_ - th.tx_start;
         th.lane->AbortTry();

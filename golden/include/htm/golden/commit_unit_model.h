@@ -65,6 +65,9 @@ class CommitUnitModel {
   /// The last-writer history is sweeping (after reset) or scrubbing and takes no lookups: work
   /// the unit does without input, which a system model must give clock cycles.
   bool Sweeping() const { return !lwh_.ready(); }
+  /// Whether cid's entry failed because a word found the buffer full (rather than, or as well
+  /// as, a value mismatch): for a system model's abort statistics, while the entry is live.
+  bool CapacityFailed(uint64_t cid) const;
   /// Words of the buffer not holding a log word (free list, fresh slots and buffered ones).
   int FreeWords() const;
   /// Validation tags in flight.
@@ -80,6 +83,7 @@ class CommitUnitModel {
     bool started = false, filled = false, skip = false, fail = false;
     bool rd_has = false, wr_has = false, conflict = false, rep_pass = false;
     bool out_pass = false, out_fail = false;
+    bool cap = false;  // a word found the buffer full (the RTL's capfail bit)
     uint64_t raf = 0, conf_cid = 0, src = 0;
     int rd_head = 0, wr_head = 0;
   };

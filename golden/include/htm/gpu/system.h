@@ -88,7 +88,8 @@ struct SystemStats {
   uint64_t commits = 0;            // committed transactions (threads)
   uint64_t tries = 0;              // transaction tries begun
   uint64_t aborts = 0;             // all causes
-  uint64_t aborts_validation = 0;  // a commit unit replied Fail (value validation or capacity)
+  uint64_t aborts_validation = 0;  // a commit unit replied Fail: a value changed
+  uint64_t aborts_capacity = 0;    // a commit unit replied Fail: its word buffer was full
   uint64_t aborts_zombie = 0;      // an access outside memory or an endless try: inconsistent reads
   uint64_t aborts_intra_warp = 0;  // WarpTM: a conflict with a lower lane of the same warp
   uint64_t aborts_early = 0;       // Early-Abort: the CAT hit (and no intra-warp conflict)
