@@ -8,9 +8,10 @@
 // Memory: the head sentinel {0, next}, the tail sentinel {0xFFFFFFFF, nil}, then a node {key,
 // next} per thread. A node is linked only by its own transaction, which also writes its key.
 // Commit writes of one transaction land in different partitions at different times, so the
-// non-transactional walk may see a node linked before its next pointer: a node's next starts at
-// the tail sentinel, which keeps every walk inside the list; the transaction re-reads what it
-// relies on.
+// non-transactional walk may see a node linked before its next pointer or its key: a node's
+// next starts at the tail sentinel, which keeps every walk inside the list, and its key is in
+// memory from the start, so the walk never passes a node whose key is above its own (the
+// transaction starts after the walk's last node and does not re-read that node's key).
 // Check: from the head, keys strictly increase and the walk ends at the tail after every thread's
 // node exactly once.
 #include <sstream>
@@ -43,6 +44,7 @@ class List : public Workload {
     mem[kTail] = 0xFFFFFFFFu;
     mem[kTail + 1] = kNil;
     for (int t = 0; t < threads_; ++t) {
+      mem[Node(t)] = keys_[t];
       mem[Node(t) + 1] = kTail;
     }
     return mem;

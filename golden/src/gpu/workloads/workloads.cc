@@ -79,6 +79,15 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
          const int threads = s == Scale::kDefault ? 352 : Threads(s, kPaperThreads);
          return detail::MakeList(s == Scale::kSmall ? 128 : threads, seed);
        }},
+      {"BinTree", "000_ Table 2 and Figure 13",
+       "insert one key per thread into one binary search tree (paper: 1 000 threads)",
+       [](Scale s, uint64_t seed) {
+         // Threads come in whole warps: 1 024 for the paper's 1 000.
+         return detail::MakeBinTree(s == Scale::kPaper     ? 1024
+                                    : s == Scale::kDefault ? 512
+                                                           : 128,
+                                    seed);
+       }},
   };
   return all;
 }

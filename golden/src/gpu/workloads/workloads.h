@@ -13,5 +13,6 @@ namespace htm::gpu::detail {
 std::unique_ptr<Workload> MakeHashTable(int threads, uint32_t buckets, uint64_t seed);
 std::unique_ptr<Workload> MakeAtm(int threads, uint32_t accounts, uint64_t seed);
 std::unique_ptr<Workload> MakeList(int threads, uint64_t seed);
+std::unique_ptr<Workload> MakeBinTree(int threads, uint64_t seed);
 
 }  // namespace htm::gpu::detail
