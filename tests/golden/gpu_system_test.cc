@@ -73,7 +73,7 @@ std::string Name(const ::testing::TestParamInfo<Param>& i) {
 
 INSTANTIATE_TEST_SUITE_P(Small, GpuSystem,
                          ::testing::Combine(::testing::Values("HT1K", "HT512", "ATM25K", "ATM10K",
-                                                              "List", "BinTree"),
+                                                              "SpMV", "List", "BinTree"),
                                             ::testing::ValuesIn(AllTmModes())),
                          Name);
 

@@ -21,7 +21,8 @@ const char* ToString(Scale s) {
 
 namespace {
 
-constexpr int kPaperThreads = 23040;  // 15 cores x 48 warps x 32 threads (`000_...` Table 2)
+constexpr int kPaperThreads = 23040;      // 15 cores x 48 warps x 32 threads (`000_...` Table 2)
+constexpr int kSpMvPaperThreads = 13024;  // Table 2's 13 000, rounded up to whole warps
 
 /// Threads at a scale: the paper's count, an eighth of it, or 256.
 int Threads(Scale s, int paper) {
@@ -71,6 +72,11 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
       HashTableInfo("HT512", 512),
       AtmInfo("ATM25K", 25000),
       AtmInfo("ATM10K", 10000),
+      {"SpMV", "000_ Table 2",
+       "y += A x, one thread per non-zero of a Yale-format sparse matrix (paper: 13 000 threads)",
+       [](Scale s, uint64_t seed) {
+         return detail::MakeSpMv(Threads(s, kSpMvPaperThreads), seed);
+       }},
       {"List", "000_ Table 2 (ListRel of DSTM2)",
        "insert one key per thread into one sorted linked list",
        [](Scale s, uint64_t seed) {

@@ -14,5 +14,6 @@ std::unique_ptr<Workload> MakeHashTable(int threads, uint32_t buckets, uint64_t 
 std::unique_ptr<Workload> MakeAtm(int threads, uint32_t accounts, uint64_t seed);
 std::unique_ptr<Workload> MakeList(int threads, uint64_t seed);
 std::unique_ptr<Workload> MakeBinTree(int threads, uint64_t seed);
+std::unique_ptr<Workload> MakeSpMv(int threads, uint64_t seed);
 
 }  // namespace htm::gpu::detail
