@@ -387,6 +387,80 @@ TEST(GpuSystemWarpTmPg, PausedLanesKeepTheirTryAndCommitAfterTheOthers) {
   }
 }
 
+// Two warps as in Overtake, but warp 1's lanes load twice: lanes 0-7 first read warp 0's
+// counters, lanes 8-15 then read them at the second load. Any other lane reads untouched words.
+class TwoPauses : public Workload {
+ public:
+  explicit TwoPauses(int delay) : delay_(delay) {}
+  int threads() const override { return 64; }
+  std::vector<uint32_t> Init() override { return std::vector<uint32_t>(256, 0); }
+  Task Kernel(Lane& l) override {
+    const int t = l.tid();
+    co_await l.Compute(Overtake::kWarmUp);
+    if (t < 32) {
+      co_await l.Transaction([t](Lane& x) -> Task {
+        const uint32_t v = co_await x.Load(static_cast<uint32_t>(t));
+        co_await x.Store(static_cast<uint32_t>(t), v + 1);
+      });
+    } else {
+      const int lane = t - 32;
+      const auto first = static_cast<uint32_t>(lane < 8 ? lane : 128 + lane);
+      const auto second = static_cast<uint32_t>(lane >= 8 && lane < 16 ? lane : 160 + lane);
+      co_await l.Transaction([this, t, first, second](Lane& x) -> Task {
+        co_await x.Compute(delay_);
+        const uint32_t a = co_await x.Load(first);
+        const uint32_t b = co_await x.Load(second);
+        co_await x.Store(static_cast<uint32_t>(64 + t), a + b);
+      });
+    }
+  }
+  std::string Check(const std::vector<uint32_t>& mem) const override {
+    for (int t = 0; t < 32; ++t) {
+      if (mem[t] != 1) {
+        return "counter " + std::to_string(t) + " is " + std::to_string(mem[t]);
+      }
+    }
+    return "";
+  }
+  std::string Describe() const override { return "two pauses"; }
+
+ private:
+  int delay_;
+};
+
+// Lanes paused at the first load and lanes paused at the second load of the same try are two
+// Trans entries of the SIMT stack: the later one is just below the top, so it resumes first.
+TEST(GpuSystemWarpTmPg, TheLastPausedLanesResumeFirst) {
+  TwoPauses w(295);
+  TxOrder order;
+  RunOptions opt;
+  opt.log = &order;
+  const RunResult r = RunSystem(FastMemory(), TmMode::kWarpTmPg, w, opt);
+  ASSERT_TRUE(r.ok) << r.error << r.check;
+  EXPECT_EQ(r.stats.aborts, 0u);
+  EXPECT_EQ(r.stats.tries, 64u);
+  // Warp 1's commits, split into rounds (each in lane order).
+  std::vector<std::vector<int>> rounds;
+  for (const int t : order.threads) {
+    if (t < 32) {
+      continue;
+    }
+    if (rounds.empty() || t - 32 < rounds.back().back()) {
+      rounds.emplace_back();
+    }
+    rounds.back().push_back(t - 32);
+  }
+  ASSERT_EQ(rounds.size(), 3u) << "the lanes that went on, then two paused groups";
+  for (const int l : rounds[1]) {
+    EXPECT_TRUE(l >= 8 && l < 16) << "lane " << l
+                                  << " of the second round paused at the second load";
+  }
+  for (const int l : rounds[2]) {
+    EXPECT_LT(l, 8) << "lane " << l << " of the last round paused at the first load";
+  }
+  EXPECT_EQ(rounds[1].size() + rounds[2].size(), r.stats.pauses);
+}
+
 // Pausing needs the warp converged inside the transaction (the SIMT stack's top entry is the
 // Trans entry): loads at two program points are not checked, the common store is.
 TEST(GpuSystemWarpTmPg, DivergedAccessesAreNotChecked) {
