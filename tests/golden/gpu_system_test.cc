@@ -73,7 +73,8 @@ std::string Name(const ::testing::TestParamInfo<Param>& i) {
 
 INSTANTIATE_TEST_SUITE_P(Small, GpuSystem,
                          ::testing::Combine(::testing::Values("HT1K", "HT512", "ATM25K", "ATM10K",
-                                                              "SpMV", "List", "BinTree"),
+                                                              "SpMV", "List", "BinTree", "RBT180",
+                                                              "RBT450"),
                                             ::testing::ValuesIn(AllTmModes())),
                          Name);
 

@@ -122,14 +122,7 @@ class BinTree : public Workload {
         stack.push_back({mem[v.node + 2], k, v.hi});
       }
     }
-    if (p.empty() && count != threads_) {
-      int missing = 0;
-      while (seen[missing] != 0) {
-        ++missing;
-      }
-      p.Add("the tree holds ", count, " of ", threads_, " keys; e.g. key ", keys_[missing],
-            " of thread ", missing, " is missing");
-    }
+    AddMissingKeys(p, "tree", count, seen, keys_);
     return p.str();
   }
 

@@ -110,14 +110,7 @@ class List : public Workload {
       ++len;
       n = mem[n + 1];
     }
-    if (p.empty() && len != threads_) {
-      int missing = 0;
-      while (seen[missing] != 0) {
-        ++missing;
-      }
-      p.Add("the list holds ", len, " of ", threads_, " keys; e.g. key ", keys_[missing],
-            " of thread ", missing, " is missing");
-    }
+    AddMissingKeys(p, "list", len, seen, keys_);
     return p.str();
   }
 

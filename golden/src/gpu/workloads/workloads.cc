@@ -54,6 +54,20 @@ WorkloadInfo HashTableInfo(const char* name, uint32_t buckets) {
           }};
 }
 
+/// RBT180 and RBT450: the paper's few threads (rounded up to whole warps) at every scale but
+/// small.
+WorkloadInfo RbTreeInfo(const char* name, int paper_threads) {
+  return {name, "000_ Table 2 (RSTM's red-black tree)",
+          "insert one key per thread into one red-black tree, rebalancing in the transaction "
+          "(paper: " +
+              std::to_string(paper_threads) + " threads)",
+          [paper_threads](Scale s, uint64_t seed) {
+            const int warps = (paper_threads + 31) / 32;
+            return detail::MakeRbTree(s == Scale::kSmall ? std::min(warps, 4) * 32 : warps * 32,
+                                      seed);
+          }};
+}
+
 WorkloadInfo AtmInfo(const char* name, uint32_t accounts) {
   return {name, "000_ Table 2 (KILO TM's ATM)",
           "one transfer per thread between two of " + std::to_string(accounts) +
@@ -94,6 +108,8 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
                                                            : 128,
                                     seed);
        }},
+      RbTreeInfo("RBT180", 180),
+      RbTreeInfo("RBT450", 450),
   };
   return all;
 }
