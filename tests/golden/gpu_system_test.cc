@@ -236,22 +236,14 @@ TEST(GpuSystemWarpTmEa, CatHitsAbortEarly) {
   }
 }
 
-// Two warps on two cores. Warp 0's lanes increment counters 0..31. Warp 1's lanes wait
-// `delay` cycles inside their transaction, then read a counter and write its increment to a word
-// of their own: the even lanes read warp 0's counter of their lane, the odd lanes an untouched
-// word. When warp 1 reads while warp 0 is committing, the even lanes read stale counters.
-class Overtake : public Workload {
+// Two warps on two cores. After a warm-up (the CATs clear their tables after reset, 1024
+// sets), warp 0's lanes increment counters 0..31 and warp 1's lanes run the transaction a
+// subclass gives them, which reads some of those counters while warp 0 may be committing.
+class CounterRace : public Workload {
  public:
-  // Cycles before either warp begins: the CATs clear their tables after reset (1024 sets).
   static constexpr int kWarmUp = 2200;
-  // diverge: the even and the odd lanes load at two program points.
-  explicit Overtake(int delay, bool diverge = false) : delay_(delay), diverge_(diverge) {}
   int threads() const override { return 64; }
   std::vector<uint32_t> Init() override { return std::vector<uint32_t>(256, 0); }
-  static uint32_t Read(int t) {
-    const int l = t % 32;
-    return static_cast<uint32_t>(l % 2 == 0 ? l : 128 + l);
-  }
   Task Kernel(Lane& l) override {
     const int t = l.tid();
     co_await l.Compute(kWarmUp);
@@ -261,16 +253,7 @@ class Overtake : public Workload {
         co_await x.Store(static_cast<uint32_t>(t), v + 1);
       });
     } else {
-      co_await l.Transaction([this, t](Lane& x) -> Task {
-        co_await x.Compute(delay_);
-        uint32_t v = 0;
-        if (diverge_ && t % 2 == 1) {
-          v = co_await x.Load(Read(t));
-        } else {
-          v = co_await x.Load(Read(t));
-        }
-        co_await x.Store(static_cast<uint32_t>(64 + t), v + 1);
-      });
+      co_await Warp1(l, t);
     }
   }
   std::string Check(const std::vector<uint32_t>& mem) const override {
@@ -282,9 +265,40 @@ class Overtake : public Workload {
     // Warp 1 reads warp 0's counters or zeros; serializability is the replay's business.
     return "";
   }
+
+ protected:
+  /// Warp 1's thread t: its transaction (warp 1's threads write words 64 + t only).
+  virtual Task Warp1(Lane& l, int t) = 0;
+};
+
+// Warp 1's lanes wait `delay` cycles inside their transaction, then read a counter and write
+// its increment to a word of their own: the even lanes read warp 0's counter of their lane, the
+// odd lanes an untouched word. When warp 1 reads while warp 0 is committing, the even lanes
+// read stale counters.
+class Overtake : public CounterRace {
+ public:
+  // diverge: the even and the odd lanes load at two program points.
+  explicit Overtake(int delay, bool diverge = false) : delay_(delay), diverge_(diverge) {}
+  static uint32_t Read(int t) {
+    const int l = t % 32;
+    return static_cast<uint32_t>(l % 2 == 0 ? l : 128 + l);
+  }
   std::string Describe() const override { return "overtake"; }
 
  private:
+  Task Warp1(Lane& l, int t) override {
+    co_await l.Transaction([this, t](Lane& x) -> Task {
+      co_await x.Compute(delay_);
+      uint32_t v = 0;
+      if (diverge_ && t % 2 == 1) {
+        v = co_await x.Load(Read(t));
+      } else {
+        v = co_await x.Load(Read(t));
+      }
+      co_await x.Store(static_cast<uint32_t>(64 + t), v + 1);
+    });
+  }
+
   int delay_;
   bool diverge_;
 };
@@ -388,44 +402,26 @@ TEST(GpuSystemWarpTmPg, PausedLanesKeepTheirTryAndCommitAfterTheOthers) {
   }
 }
 
-// Two warps as in Overtake, but warp 1's lanes load twice: lanes 0-7 first read warp 0's
-// counters, lanes 8-15 then read them at the second load. Any other lane reads untouched words.
-class TwoPauses : public Workload {
+// As Overtake, but warp 1's lanes load twice: lanes 0-7 first read warp 0's counters, lanes
+// 8-15 then read them at the second load. Any other lane reads untouched words.
+class TwoPauses : public CounterRace {
  public:
   explicit TwoPauses(int delay) : delay_(delay) {}
-  int threads() const override { return 64; }
-  std::vector<uint32_t> Init() override { return std::vector<uint32_t>(256, 0); }
-  Task Kernel(Lane& l) override {
-    const int t = l.tid();
-    co_await l.Compute(Overtake::kWarmUp);
-    if (t < 32) {
-      co_await l.Transaction([t](Lane& x) -> Task {
-        const uint32_t v = co_await x.Load(static_cast<uint32_t>(t));
-        co_await x.Store(static_cast<uint32_t>(t), v + 1);
-      });
-    } else {
-      const int lane = t - 32;
-      const auto first = static_cast<uint32_t>(lane < 8 ? lane : 128 + lane);
-      const auto second = static_cast<uint32_t>(lane >= 8 && lane < 16 ? lane : 160 + lane);
-      co_await l.Transaction([this, t, first, second](Lane& x) -> Task {
-        co_await x.Compute(delay_);
-        const uint32_t a = co_await x.Load(first);
-        const uint32_t b = co_await x.Load(second);
-        co_await x.Store(static_cast<uint32_t>(64 + t), a + b);
-      });
-    }
-  }
-  std::string Check(const std::vector<uint32_t>& mem) const override {
-    for (int t = 0; t < 32; ++t) {
-      if (mem[t] != 1) {
-        return "counter " + std::to_string(t) + " is " + std::to_string(mem[t]);
-      }
-    }
-    return "";
-  }
   std::string Describe() const override { return "two pauses"; }
 
  private:
+  Task Warp1(Lane& l, int t) override {
+    const int lane = t - 32;
+    const auto first = static_cast<uint32_t>(lane < 8 ? lane : 128 + lane);
+    const auto second = static_cast<uint32_t>(lane >= 8 && lane < 16 ? lane : 160 + lane);
+    co_await l.Transaction([this, t, first, second](Lane& x) -> Task {
+      co_await x.Compute(delay_);
+      const uint32_t a = co_await x.Load(first);
+      const uint32_t b = co_await x.Load(second);
+      co_await x.Store(static_cast<uint32_t>(64 + t), a + b);
+    });
+  }
+
   int delay_;
 };
 

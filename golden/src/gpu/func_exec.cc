@@ -252,9 +252,7 @@ class Executor {
         break;
       }
       case OpKind::kCompute:
-        ++stats_.computes;
-        stats_.alu += static_cast<uint64_t>(std::max(op.count, 0));
-        l.Resume();
+        Compute(l, op);
         break;
       case OpKind::kLatch:
         ++stats_.latches;
@@ -289,6 +287,13 @@ class Executor {
     }
     Settle(wi);
     return true;
+  }
+
+  /// A compute operation: counted, and the thread goes on.
+  void Compute(Lane& l, const Op& op) {
+    ++stats_.computes;
+    stats_.alu += static_cast<uint64_t>(std::max(op.count, 0));
+    l.Resume();
   }
 
   /// Runs one try of the transaction the thread waits to begin, with no other thread in
@@ -365,9 +370,7 @@ class Executor {
           l.Resume();
           break;
         case OpKind::kCompute:
-          ++stats_.computes;
-          stats_.alu += static_cast<uint64_t>(std::max(op.count, 0));
-          l.Resume();
+          Compute(l, op);
           break;
         default:
           ++stats_.latches;

@@ -545,7 +545,7 @@ class Machine {
   /// A commit unit, an RCT, an intra-warp detection or a CAT has work this cycle.
   bool Working() const {
     for (int u = 0; u < m_.partitions; ++u) {
-      if (!cu_in_[u].empty() || !vr_[u].empty() || !cw_[u].empty() || unit_busy_[u]) {
+      if (!cu_in_[u].empty() || !vr_[u].empty() || !cw_[u].empty() || unit_working_[u]) {
         return true;
       }
     }
@@ -557,7 +557,7 @@ class Machine {
       }
     }
     for (size_t u = 0; u < rcts_.size(); ++u) {
-      if (rct_pending_[u] > 0 || rct_busy_[u]) {
+      if (rct_pending_[u] > 0 || rct_working_[u]) {
         return true;
       }
     }
@@ -1014,7 +1014,6 @@ class Machine {
   /// the check otherwise), the lanes wait for the core's check, which pauses some of them.
   int TxAccess(int wi, const std::vector<int>& g) {
     Warp& w = warps_[wi];
-    const bool store = threads_[g[0]].lane->op().kind == OpKind::kStore;
     if (Pg()) {
       std::vector<int> lanes;
       for (const int t : g) {
@@ -1034,7 +1033,12 @@ class Machine {
         return 1;
       }
     }
-    return store ? TxStore(wi, g) : TxLoad(wi, g);
+    return PerformTxAccess(wi, g);
+  }
+
+  /// The access of threads g, whatever it is (they are at the same load or store).
+  int PerformTxAccess(int wi, const std::vector<int>& g) {
+    return threads_[g[0]].lane->op().kind == OpKind::kStore ? TxStore(wi, g) : TxLoad(wi, g);
   }
 
   /// Pause-and-Go: the check's request for warp wi's waiting access.
@@ -1084,11 +1088,7 @@ class Machine {
                  w.tx.end());
       w.paused.push_back(std::move(held));
     }
-    if (threads_[run[0]].lane->op().kind == OpKind::kStore) {
-      TxStore(wi, run);
-    } else {
-      TxLoad(wi, run);
-    }
+    PerformTxAccess(wi, run);
   }
 
   /// KILO TM: a transactional load reads the thread's write log, then its read log, then memory
@@ -1478,7 +1478,7 @@ class Machine {
     ++stats_.cu_cycles;
     // Work for the next tick: open entries, the history's sweep, and a message taken or a reply
     // sent now (a registered reply follows the message it answers).
-    unit_busy_[u] =
+    unit_working_[u] =
         out.busy != 0 || unit.Sweeping() || offered || out.arep_valid != 0 || out.rep_valid != 0;
     stats_.cu_busy_cycles += out.busy;
     if (out.err) {
@@ -1517,7 +1517,7 @@ class Machine {
       At(now_ + static_cast<uint64_t>(m_.icnt_latency),
          [this, u, cid, type, cap] { Reply(u, cid, type, cap); });
     }
-    return offered || unit_busy_[u] || rct;
+    return offered || unit_working_[u] || rct;
   }
 
   /// Early-Abort: one cycle of unit u's RCT on the unit's event stream; its messages go to every
@@ -1543,8 +1543,8 @@ class Machine {
       stats_.rct_deltas += ro.msg_count;
     }
     stats_.rct_lost += ro.lost_queue + ro.lost_full + ro.lost_sat;
-    rct_busy_[u] = ro.busy != 0 || ro.ready == 0;  // clearing after reset is work too
-    return rct_busy_[u] || rct_pending_[u] > 0;
+    rct_working_[u] = ro.busy != 0 || ro.ready == 0;  // clearing after reset is work too
+    return rct_working_[u] || rct_pending_[u] > 0;
   }
 
   /// A commit unit's reply reaches the core. kind: -1 AllocPass, -2 AllocFail, else cu_rep_e;
@@ -1705,13 +1705,13 @@ class Machine {
   std::vector<EcrPort> ecr_;            // WarpTM: one per core
   std::vector<golden::RctModel> rcts_;  // Early-Abort: one per commit unit
   std::vector<uint64_t> rct_pending_;   // deltas an RCT emitted and has not sent yet
-  bool rct_busy_[64] = {};
+  bool rct_working_[64] = {};
   std::unique_ptr<golden::CatChannel> cat_chan_;
   std::vector<CommitUnitModel> units_;
   std::vector<std::deque<CuIn>> cu_in_;
   std::vector<std::deque<MemOp>> vr_, cw_;
   std::vector<uint64_t> part_free_, link_free_;
-  bool unit_busy_[64] = {};
+  bool unit_working_[64] = {};
   std::unordered_map<uint64_t, Committer*> by_cid_;
   std::vector<int> token_waiters_;
   std::vector<std::vector<int>> slot_waiters_;
