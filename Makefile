@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # The two commands of the README, and the long flows:
-#   make run      set up, build, and run htmsim (the lockstep regression of every block)
+#   make run      set up, build, and run the htmsim suite: every workload under the papers' TM
+#                 configurations on the GPU-TM system model, each run checked, and the report
+#                 ($(BUILD)/report/report.md) beside the papers' figures; ARGS adds options
+#   make lockstep the block lockstep regression (RTL against the golden models), with a summary
 #   make test     set up, build, and run the test suite (ctest, everything except long flows)
 #   make regress  long lockstep runs (40 times the make-test length, then 8 seeds x 1M cycles
 #                 of every RTL model), the netlists of the LONG_NETLIST configurations and the
@@ -16,7 +19,7 @@ JOBS ?= $(shell nproc)
 LONG ?= OFF
 CTEST = ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j$(JOBS)
 
-.PHONY: run test regress formal fpga setup configure build clean
+.PHONY: run lockstep test regress formal fpga setup configure build clean
 
 setup:
 	@tools/setup.sh
@@ -29,7 +32,10 @@ build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
 run: build
-	$(BUILD)/sim/htmsim $(ARGS)
+	$(BUILD)/sim/htmsim suite --jobs $(JOBS) --out $(BUILD)/report $(ARGS)
+
+lockstep: build
+	$(BUILD)/sim/htmsim lockstep $(ARGS)
 
 test: build
 	$(CTEST) -LE '_long$$'

@@ -17,6 +17,7 @@
 #include <boost/program_options.hpp>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "htm/gpu/commit_log.h"
 #include "htm/gpu/system.h"
 
@@ -29,30 +30,6 @@ namespace {
 using gpu::RunResult;
 using gpu::Scale;
 using gpu::TmMode;
-
-bool ParseScale(const std::string& s, Scale* out) {
-  for (const Scale x : {Scale::kSmall, Scale::kDefault, Scale::kPaper}) {
-    if (s == gpu::ToString(x)) {
-      *out = x;
-      return true;
-    }
-  }
-  return false;
-}
-
-std::string Names(bool workloads) {
-  std::string s;
-  if (workloads) {
-    for (const auto& w : gpu::AllWorkloads()) {
-      s += (s.empty() ? "" : ", ") + w.name;
-    }
-  } else {
-    for (const TmMode t : gpu::AllTmModes()) {
-      s += (s.empty() ? "" : ", ") + std::string(gpu::ToString(t));
-    }
-  }
-  return s;
-}
 
 const char* TmSummary(gpu::TmMode t) {
   switch (t) {
@@ -136,60 +113,72 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
             << " transactions/s (" << seconds << " s)\n";
 }
 
-void WriteStatsJson(std::ostream& os, const std::string& workload, const std::string& tm,
-                    const std::string& config, const std::string& scale, uint64_t seed,
-                    const RunResult& r, double seconds) {
-  const gpu::SystemStats& s = r.stats;
-  os << "{\"workload\":\"" << workload << "\",\"tm\":\"" << tm << "\",\"config\":\"" << config
-     << "\",\"scale\":\"" << scale << "\",\"seed\":" << seed
-     << ",\"ok\":" << (r.ok ? "true" : "false") << ",\"cycles\":" << s.cycles
-     << ",\"threads\":" << s.threads << ",\"warp_instructions\":" << s.warp_instructions
-     << ",\"mem_requests\":" << s.mem_requests << ",\"commits\":" << s.commits
-     << ",\"read_only_commits\":" << s.read_only_commits << ",\"tries\":" << s.tries
-     << ",\"aborts\":" << s.aborts << ",\"aborts_validation\":" << s.aborts_validation
-     << ",\"aborts_capacity\":" << s.aborts_capacity << ",\"aborts_zombie\":" << s.aborts_zombie
-     << ",\"aborts_intra_warp\":" << s.aborts_intra_warp << ",\"aborts_early\":" << s.aborts_early
-     << ",\"tx_cycles\":" << s.tx_cycles << ",\"wasted_cycles\":" << s.wasted_cycles
-     << ",\"tx_limit_stalls\":" << s.tx_limit_stalls << ",\"cu_messages\":" << s.cu_messages
-     << ",\"cu_alloc_fails\":" << s.cu_alloc_fails << ",\"cu_busy_cycles\":" << s.cu_busy_cycles
-     << ",\"cu_cycles\":" << s.cu_cycles << ",\"iwcd_warps\":" << s.iwcd_warps
-     << ",\"iwcd_cycles\":" << s.iwcd_cycles << ",\"pag_checks\":" << s.pag_checks
-     << ",\"pag_cycles\":" << s.pag_cycles << ",\"pauses\":" << s.pauses
-     << ",\"rct_messages\":" << s.rct_messages << ",\"rct_deltas\":" << s.rct_deltas
-     << ",\"rct_lost\":" << s.rct_lost << ",\"cat_lookups\":" << s.cat_lookups
-     << ",\"cat_hits\":" << s.cat_hits << ",\"cat_drops\":" << s.cat_drops
-     << ",\"ea_left\":" << s.ea_left << ",\"log_events\":" << s.log_events
-     << ",\"seconds\":" << seconds << "}\n";
+}  // namespace
+
+std::string WorkloadNames() {
+  std::string s;
+  for (const auto& w : gpu::AllWorkloads()) {
+    s += (s.empty() ? "" : ", ") + w.name;
+  }
+  return s;
 }
 
-/// Writes to `path` through a temporary file renamed at the end, so that a run that stops
-/// early leaves nothing half-written.
-class AtomicFile {
- public:
-  explicit AtomicFile(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp") {
-    os_.open(tmp_);
+std::string TmNames() {
+  std::string s;
+  for (const TmMode t : gpu::AllTmModes()) {
+    s += (s.empty() ? "" : ", ") + std::string(gpu::ToString(t));
   }
-  ~AtomicFile() {
-    if (!done_) {
-      os_.close();
-      std::remove(tmp_.c_str());
-    }
-  }
-  bool good() const { return os_.good(); }
-  std::ostream& os() { return os_; }
-  bool Commit() {
-    os_.close();
-    done_ = true;
-    std::error_code ec;
-    std::filesystem::rename(tmp_, path_, ec);
-    return !os_.fail() && !ec;
-  }
+  return s;
+}
 
- private:
-  std::string path_, tmp_;
-  std::ofstream os_;
-  bool done_ = false;
-};
+std::vector<std::pair<const char*, uint64_t>> StatFields(const gpu::SystemStats& s) {
+  return {{"cycles", s.cycles},
+          {"threads", s.threads},
+          {"warp_instructions", s.warp_instructions},
+          {"mem_requests", s.mem_requests},
+          {"commits", s.commits},
+          {"read_only_commits", s.read_only_commits},
+          {"tries", s.tries},
+          {"aborts", s.aborts},
+          {"aborts_validation", s.aborts_validation},
+          {"aborts_capacity", s.aborts_capacity},
+          {"aborts_zombie", s.aborts_zombie},
+          {"aborts_intra_warp", s.aborts_intra_warp},
+          {"aborts_early", s.aborts_early},
+          {"tx_cycles", s.tx_cycles},
+          {"wasted_cycles", s.wasted_cycles},
+          {"tx_limit_stalls", s.tx_limit_stalls},
+          {"cu_messages", s.cu_messages},
+          {"cu_alloc_fails", s.cu_alloc_fails},
+          {"cu_busy_cycles", s.cu_busy_cycles},
+          {"cu_cycles", s.cu_cycles},
+          {"iwcd_warps", s.iwcd_warps},
+          {"iwcd_cycles", s.iwcd_cycles},
+          {"pag_checks", s.pag_checks},
+          {"pag_cycles", s.pag_cycles},
+          {"pauses", s.pauses},
+          {"rct_messages", s.rct_messages},
+          {"rct_deltas", s.rct_deltas},
+          {"rct_lost", s.rct_lost},
+          {"cat_lookups", s.cat_lookups},
+          {"cat_hits", s.cat_hits},
+          {"cat_drops", s.cat_drops},
+          {"ea_left", s.ea_left},
+          {"log_events", s.log_events}};
+}
+
+void WriteStatsJson(std::ostream& os, const RunLabel& l, bool ok, const gpu::SystemStats& s,
+                    double seconds) {
+  os << "{\"workload\":\"" << l.workload << "\",\"tm\":\"" << l.tm << "\",\"config\":\"" << l.config
+     << "\",\"scale\":\"" << l.scale << "\",\"seed\":" << l.seed
+     << ",\"ok\":" << (ok ? "true" : "false");
+  for (const auto& [key, value] : StatFields(s)) {
+    os << ",\"" << key << "\":" << value;
+  }
+  os << ",\"seconds\":" << seconds << "}\n";
+}
+
+namespace {
 
 int Run(int argc, char** argv) {
   std::string workload, tm_name = "kilotm", config = "default", scale_name = "default";
@@ -229,12 +218,12 @@ int Run(int argc, char** argv) {
   if (workload.empty() || info == nullptr) {
     std::cerr << "htmsim run: "
               << (workload.empty() ? "no --workload" : "unknown workload '" + workload + "'")
-              << " (one of " << Names(true) << ")\n";
+              << " (one of " << WorkloadNames() << ")\n";
     return 2;
   }
   TmMode tm;
   if (!gpu::ParseTmMode(tm_name, &tm)) {
-    std::cerr << "htmsim run: unknown TM configuration '" << tm_name << "' (one of " << Names(false)
+    std::cerr << "htmsim run: unknown TM configuration '" << tm_name << "' (one of " << TmNames()
               << ")\n";
     return 2;
   }
@@ -244,7 +233,7 @@ int Run(int argc, char** argv) {
     return 2;
   }
   Scale scale;
-  if (!ParseScale(scale_name, &scale)) {
+  if (!gpu::ParseScale(scale_name, &scale)) {
     std::cerr << "htmsim run: unknown scale '" << scale_name << "' (small, default or paper)\n";
     return 2;
   }
@@ -300,8 +289,9 @@ int Run(int argc, char** argv) {
     return 1;
   }
   if (stats_file) {
-    WriteStatsJson(stats_file->os(), info->name, tm_name, machine->name, gpu::ToString(scale), seed,
-                   r, seconds);
+    WriteStatsJson(stats_file->os(),
+                   RunLabel{info->name, tm_name, machine->name, gpu::ToString(scale), seed}, r.ok,
+                   r.stats, seconds);
     if (!stats_file->Commit()) {
       std::cerr << "htmsim run: writing " << stats_path << " failed\n";
       return 1;
@@ -347,7 +337,7 @@ int Check(int argc, char** argv) {
 }  // namespace
 
 bool IsTmCommand(const std::string& cmd) {
-  return cmd == "run" || cmd == "list" || cmd == "check";
+  return cmd == "run" || cmd == "list" || cmd == "check" || cmd == "suite";
 }
 
 int TmCommand(int argc, char** argv) {
@@ -357,6 +347,9 @@ int TmCommand(int argc, char** argv) {
   }
   if (cmd == "check") {
     return Check(argc, argv);
+  }
+  if (cmd == "suite") {
+    return Suite(argc, argv);
   }
   return Run(argc, argv);
 }

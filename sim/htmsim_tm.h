@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htmsim's workload commands (run, list, check) on the GPU-TM system model.
+// htmsim's workload commands (run, list, check, suite) on the GPU-TM system model.
 #pragma once
 
+#include <cstdint>
+#include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "htm/gpu/system.h"
 
 namespace htm::sim {
 
@@ -11,5 +17,22 @@ namespace htm::sim {
 bool IsTmCommand(const std::string& cmd);
 /// Runs a command; argv[0] is the command's name. Returns the exit status.
 int TmCommand(int argc, char** argv);
+/// `htmsim suite` (htmsim_suite.cc).
+int Suite(int argc, char** argv);
+
+/// The workloads' and the TM configurations' names, comma-separated, for messages.
+std::string WorkloadNames();
+std::string TmNames();
+
+/// What a run was: the names in its statistics record.
+struct RunLabel {
+  std::string workload, tm, config, scale;
+  uint64_t seed = 0;
+};
+/// Every statistic with its JSON key, in one order for every output.
+std::vector<std::pair<const char*, uint64_t>> StatFields(const gpu::SystemStats& s);
+/// One JSON object on one line: the label, `ok`, every statistic and the seconds it took.
+void WriteStatsJson(std::ostream& os, const RunLabel& l, bool ok, const gpu::SystemStats& s,
+                    double seconds);
 
 }  // namespace htm::sim

@@ -100,7 +100,7 @@ struct SystemStats {
   uint64_t cu_messages = 0;        // core -> commit unit messages (Alloc, log words, DoneFill, ...)
   uint64_t cu_alloc_fails = 0;
   uint64_t cu_busy_cycles = 0;  // commit-unit cycles with busy set, summed over the units
-  uint64_t cu_cycles = 0;       // commit-unit cycles (per unit)
+  uint64_t cu_cycles = 0;       // commit-unit cycles, summed over the units
   uint64_t iwcd_warps = 0;      // WarpTM: warp commits through the intra-warp conflict detection
   uint64_t iwcd_cycles = 0;     // cycles from a warp's turn there to its outcome, summed
   uint64_t rct_messages = 0;    // Early-Abort: RCT messages, each broadcast to every core's CAT

@@ -23,6 +23,8 @@ namespace htm::gpu {
 /// tests.
 enum class Scale : uint8_t { kSmall, kDefault, kPaper };
 const char* ToString(Scale s);
+/// Parses a name ToString gives; false when `name` is none.
+bool ParseScale(const std::string& name, Scale* s);
 
 /// Memory words are 32 bits; word addresses run from 0 to Init().size() - 1.
 class Workload {

@@ -19,6 +19,16 @@ const char* ToString(Scale s) {
   return "?";
 }
 
+bool ParseScale(const std::string& name, Scale* s) {
+  for (const Scale x : {Scale::kSmall, Scale::kDefault, Scale::kPaper}) {
+    if (name == ToString(x)) {
+      *s = x;
+      return true;
+    }
+  }
+  return false;
+}
+
 namespace {
 
 constexpr int kPaperThreads = 23040;      // 15 cores x 48 warps x 32 threads (`000_...` Table 2)

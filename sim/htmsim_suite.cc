@@ -1,0 +1,696 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// htmsim suite: every workload under the comparison set of TM configurations on the GPU-TM system
+// model, each run checked (its final-state invariant, its serialization replay, and its exported
+// commit log through the independent checker), and a report placing the figures next to the
+// papers' (docs/htmsim.md, "The suite and the report").
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <unistd.h>
+
+#include "atomic_file.h"
+#include "htm/gpu/commit_log.h"
+#include "htm/gpu/system.h"
+#include "htmsim_tm.h"
+#include "svg_chart.h"
+
+namespace po = boost::program_options;
+
+namespace htm::sim {
+
+namespace {
+
+using gpu::TmMode;
+
+/// The configurations the papers compare: KILO TM, and WarpTM with and without early conflict
+/// resolution (`000_` Figure 8). The serialized configuration is left out by default: no paper
+/// figure uses it and it only measures the workload's length.
+const std::vector<TmMode> kSuiteModes = {TmMode::kKiloTm, TmMode::kWarpTm, TmMode::kWarpTmEa,
+                                         TmMode::kWarpTmPg, TmMode::kWarpTmEaPg};
+
+struct Job {
+  const gpu::WorkloadInfo* workload = nullptr;
+  TmMode tm = TmMode::kKiloTm;
+};
+
+struct Outcome {
+  bool ran = false;
+  bool ok = false;
+  std::string failure;  // the run's error, its final-state check or its log check
+  gpu::SystemStats stats;
+  gpu::LogCheckResult log;
+  double seconds = 0;
+};
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (!item.empty()) {
+      out.push_back(item);
+    }
+  }
+  return out;
+}
+
+/// One run: the model with its log written to `log_path`, then the independent log check.
+Outcome RunOne(const Job& job, const gpu::MachineConfig& machine, gpu::Scale scale, uint64_t seed,
+               uint64_t max_cycles, const std::string& log_path, bool keep_log) {
+  Outcome o;
+  o.ran = true;
+  auto w = job.workload->make(scale, seed);
+  const auto t0 = std::chrono::steady_clock::now();
+  gpu::RunResult r;
+  {
+    AtomicFile file(log_path);
+    if (!file.good()) {
+      o.failure = "cannot write " + log_path;
+      return o;
+    }
+    gpu::JsonLogWriter writer(file.os(),
+                              gpu::JsonLogWriter::Header{job.workload->name, gpu::ToString(job.tm),
+                                                         machine.name, gpu::ToString(scale), seed});
+    gpu::RunOptions opt;
+    opt.seed = seed;
+    opt.max_cycles = max_cycles;
+    opt.log = &writer;
+    r = gpu::RunSystem(machine, job.tm, *w, opt);
+    if (!file.Commit()) {
+      o.failure = "writing " + log_path + " failed";
+      return o;
+    }
+  }
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.stats = r.stats;
+  if (!r.error.empty()) {
+    o.failure = r.error;
+  } else if (!r.check.empty()) {
+    o.failure = "final-state check: " + r.check;
+  } else {
+    std::ifstream is(log_path);
+    o.log = gpu::CheckCommitLog(is);
+    if (!o.log.ok) {
+      o.failure = "commit-log check: " + o.log.error;
+    }
+  }
+  o.ok = r.ok && o.failure.empty();
+  if (!keep_log) {
+    std::remove(log_path.c_str());
+  }
+  return o;
+}
+
+// ---- The report ---------------------------------------------------------------------------
+
+std::string Fixed(double v, int digits) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(digits) << v;
+  return o.str();
+}
+
+std::string Thousands(uint64_t v) {
+  std::string s = std::to_string(v), o;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i > 0 && (s.size() - i) % 3 == 0) {
+      o += ' ';
+    }
+    o += s[i];
+  }
+  return o;
+}
+
+struct Report {
+  const gpu::MachineConfig* machine = nullptr;
+  gpu::Scale scale = gpu::Scale::kDefault;
+  uint64_t seed = 1;
+  std::string command;
+  std::vector<const gpu::WorkloadInfo*> workloads;
+  std::vector<TmMode> modes;
+  std::map<std::pair<std::string, TmMode>, Outcome> runs;
+  double wall_seconds = 0;
+
+  const Outcome* Find(const std::string& w, TmMode t) const {
+    auto it = runs.find({w, t});
+    return it != runs.end() && it->second.ok ? &it->second : nullptr;
+  }
+  /// Cycles under WarpTM over cycles under `t`: the paper's speed-up over WarpTM.
+  std::optional<double> SpeedUp(const std::string& w, TmMode t) const {
+    const Outcome* base = Find(w, TmMode::kWarpTm);
+    const Outcome* x = Find(w, t);
+    if (base == nullptr || x == nullptr || x->stats.cycles == 0) {
+      return std::nullopt;
+    }
+    return static_cast<double>(base->stats.cycles) / static_cast<double>(x->stats.cycles);
+  }
+  bool Has(TmMode t) const { return std::find(modes.begin(), modes.end(), t) != modes.end(); }
+};
+
+/// Why this model's early-conflict-resolution figures can differ from the paper's: the model's
+/// known departures from the paper's simulator (docs/htmsim.md) that bear on a workload.
+enum class Why : uint8_t { kCommitUnitBound, kCatLookupsPerRow, kConservativePauses };
+
+std::string Explain(Why why, const gpu::MachineConfig& m) {
+  switch (why) {
+    case Why::kCommitUnitBound:
+      return "This model's commit units take one message per cycle (the RTL's intake, where the "
+             "paper's simulator takes a warp's coalesced log in one step) and there is no L1, so "
+             "the commit units weigh more here (see their busy share below): anything that "
+             "keeps doomed transactions out of them, EA's early aborts and PG's pauses alike, "
+             "pays more than in the paper, and which of the two pays most depends on how many "
+             "aborts each removes.";
+    case Why::kCatLookupsPerRow:
+      return "Every log row of a warp's commit is also looked up in the CAT when EA is on (32 "
+             "lanes through " +
+             std::to_string(m.cat.num_ports) +
+             " ports), a cost the paper's simulator does not charge, so long logs make the "
+             "intra-warp "
+             "detection slower with EA; and EA does abort transactions here, where the paper "
+             "saw it never trigger.";
+    case Why::kConservativePauses:
+      return "Pause-and-Go checks an access when it is issued, and a word stays in the CAT from "
+             "its count at the commit unit until the decrement arrives, so against a " +
+             std::to_string(m.mem_latency) +
+             "-cycle memory a paused access would often have come after the commit anyway; "
+             "paused lanes resume only when the groups above them are decided (no pick-up into "
+             "a later group, which the paper does not describe).";
+  }
+  return "";
+}
+
+std::string Percent(uint64_t part, uint64_t whole) {
+  return whole == 0
+             ? "–"
+             : Fixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 0) + " %";
+}
+
+/// The measurements behind an explanation, for one workload.
+std::string Measured(const Report& rep, Why why, const std::string& w) {
+  const Outcome* base = rep.Find(w, TmMode::kWarpTm);
+  const Outcome* ea = rep.Find(w, TmMode::kWarpTmEa);
+  const Outcome* pg = rep.Find(w, TmMode::kWarpTmPg);
+  if (base == nullptr || ea == nullptr || pg == nullptr) {
+    return "–";
+  }
+  const gpu::SystemStats &b = base->stats, &e = ea->stats, &p = pg->stats;
+  switch (why) {
+    case Why::kCommitUnitBound:
+      return "commit units busy " + Percent(b.cu_busy_cycles, b.cu_cycles) +
+             " under WarpTM; commit-unit aborts " + Thousands(b.aborts_validation) +
+             " under WarpTM, " + Thousands(e.aborts_validation) + " with EA, " +
+             Thousands(p.aborts_validation) + " with PG";
+    case Why::kCatLookupsPerRow:
+      return "intra-warp detection " +
+             Thousands(b.iwcd_cycles / std::max<uint64_t>(b.iwcd_warps, 1)) +
+             " cycles per warp under WarpTM, " +
+             Thousands(e.iwcd_cycles / std::max<uint64_t>(e.iwcd_warps, 1)) + " with EA; " +
+             Thousands(e.aborts_early) + " early aborts";
+    case Why::kConservativePauses:
+      return "aborts " + Thousands(b.aborts) + " under WarpTM, " + Thousands(p.aborts) +
+             " with PG (" + Thousands(p.pauses) + " lanes paused), " + Thousands(e.aborts) +
+             " with EA";
+  }
+  return "";
+}
+
+/// What `000_` §7 says about one workload's three early-conflict-resolution configurations, as a
+/// test on our speed-ups over WarpTM.
+struct EcrFinding {
+  const char* workload;
+  const char* paper;  // the paper's finding
+  bool (*holds)(double ea, double pg, double both);
+  Why why;  // what in this model bears on a difference
+};
+
+constexpr double kTie = 0.03;  // speed-ups within 3 % count as equal
+
+bool EaAheadBothBest(double ea, double pg, double both) {
+  return ea >= pg * (1 - kTie) && both >= std::max(ea, pg) * (1 - kTie);
+}
+bool PgAhead(double ea, double pg, double /*both*/) {
+  return pg >= ea * (1 - kTie);
+}
+bool PgAheadAndBest(double ea, double pg, double both) {
+  return pg >= ea * (1 - kTie) && pg >= both * (1 - kTie);
+}
+bool ListFinding(double ea, double pg, double both) {
+  return std::abs(ea - 1) <= kTie && std::abs(both - pg) <= kTie * pg;
+}
+
+const char* const kEaBest = "EA ahead of PG; EA + PG best (§7.1, §7.4)";
+const char* const kPgBest = "PG ahead of EA; PG alone best, EA + PG below it (§7.3, §7.4)";
+const EcrFinding kEcrFindings[] = {
+    {"HT1K", kEaBest, EaAheadBothBest, Why::kCommitUnitBound},
+    {"HT512", kEaBest, EaAheadBothBest, Why::kCommitUnitBound},
+    {"ATM25K", kEaBest, EaAheadBothBest, Why::kCommitUnitBound},
+    {"ATM10K", kEaBest, EaAheadBothBest, Why::kCommitUnitBound},
+    {"SpMV", kEaBest, EaAheadBothBest, Why::kCommitUnitBound},
+    {"List", "EA never triggers (no gain); EA + PG equal to PG (§7.4)", ListFinding,
+     Why::kCatLookupsPerRow},
+    {"BinTree", "PG similar to or ahead of EA (§7.3)", PgAhead, Why::kConservativePauses},
+    {"RBT180", kPgBest, PgAheadAndBest, Why::kConservativePauses},
+    {"RBT450", kPgBest, PgAheadAndBest, Why::kConservativePauses},
+};
+constexpr double kPaperEcrGeomean = 1.41;  // `000_` §7.1: EA + PG over WarpTM
+
+std::string Cell(std::optional<double> v) {
+  return v ? Fixed(*v, 2) + "x" : "–";
+}
+
+/// Where the time goes under WarpTM and with EA: the measurements behind the explanations.
+void WriteTimeShares(const Report& rep, std::ostream& md) {
+  md << "Where the time goes (WarpTM; EA): the commit units' busy share (cycles with a "
+        "transaction in a unit, over all units' cycles), the share of transactional cycles spent "
+        "in tries that aborted, and the intra-warp detection's cycles per warp commit.\n\n"
+     << "| workload | commit units busy | cycles in aborted tries | intra-warp detection, "
+        "cycles per warp |\n|---|---:|---:|---:|\n";
+  auto per_warp = [](const gpu::SystemStats& s) {
+    return s.iwcd_warps == 0 ? std::string("–") : Thousands(s.iwcd_cycles / s.iwcd_warps);
+  };
+  for (const auto* w : rep.workloads) {
+    const Outcome* base = rep.Find(w->name, TmMode::kWarpTm);
+    const Outcome* ea = rep.Find(w->name, TmMode::kWarpTmEa);
+    if (base == nullptr) {
+      continue;
+    }
+    const gpu::SystemStats& b = base->stats;
+    md << "| " << w->name << " | " << Percent(b.cu_busy_cycles, b.cu_cycles);
+    if (ea != nullptr) {
+      md << "; " << Percent(ea->stats.cu_busy_cycles, ea->stats.cu_cycles);
+    }
+    md << " | " << Percent(b.wasted_cycles, b.wasted_cycles + b.tx_cycles);
+    if (ea != nullptr) {
+      md << "; " << Percent(ea->stats.wasted_cycles, ea->stats.wasted_cycles + ea->stats.tx_cycles);
+    }
+    md << " | " << per_warp(b);
+    if (ea != nullptr) {
+      md << "; " << per_warp(ea->stats);
+    }
+    md << " |\n";
+  }
+  md << "\n";
+}
+
+/// The `000_` Figure 8 comparison: speed-ups of EA, PG and EA + PG over WarpTM per workload,
+/// their geometric means, the paper's finding and whether ours agrees.
+void WriteEcr(const Report& rep, std::ostream& md, BarChart* chart) {
+  const TmMode ecr[] = {TmMode::kWarpTmEa, TmMode::kWarpTmPg, TmMode::kWarpTmEaPg};
+  md << "## Early conflict resolution (`000_`, Figure 8)\n\n"
+     << "Speed-up over WarpTM (WarpTM's cycles over the configuration's; higher is faster). "
+     << "The paper gives its per-workload results as plots; its text gives the geometric mean of "
+     << "EA + PG, " << Fixed(kPaperEcrGeomean, 2)
+     << "x, and which configuration wins where (§7). The last column tests our figures against "
+        "that finding (speed-ups within 3 % count as equal).\n\n"
+     << "| workload | KILO TM | EA | PG | EA + PG | the paper (§7) | ours agrees |\n"
+     << "|---|---:|---:|---:|---:|---|---|\n";
+  chart->title = "Speed-up over WarpTM (000_ Figure 8's metric)";
+  chart->y_label = "speed-up over WarpTM";
+  chart->series = {"EA", "PG", "EA + PG"};
+  chart->lines = {{1.0, "WarpTM"}, {kPaperEcrGeomean, "paper GM, EA + PG"}};
+  double log_sum[3] = {0, 0, 0};
+  int counted[3] = {0, 0, 0};
+  std::map<Why, std::vector<std::string>> differing;
+  for (const auto* w : rep.workloads) {
+    std::optional<double> s[3];
+    for (int i = 0; i < 3; ++i) {
+      s[i] = rep.SpeedUp(w->name, ecr[i]);
+      if (s[i]) {
+        log_sum[i] += std::log(*s[i]);
+        ++counted[i];
+      }
+    }
+    const EcrFinding* f = nullptr;
+    for (const auto& x : kEcrFindings) {
+      if (w->name == x.workload) {
+        f = &x;
+      }
+    }
+    std::string verdict = "–";
+    if (f != nullptr && s[0] && s[1] && s[2]) {
+      const bool ok = f->holds(*s[0], *s[1], *s[2]);
+      verdict = ok ? "yes" : "**no**";
+      if (!ok) {
+        differing[f->why].push_back(w->name);
+      }
+    }
+    md << "| " << w->name << " | " << Cell(rep.SpeedUp(w->name, TmMode::kKiloTm)) << " | "
+       << Cell(s[0]) << " | " << Cell(s[1]) << " | " << Cell(s[2]) << " | "
+       << (f != nullptr ? f->paper : "–") << " | " << verdict << " |\n";
+    if (s[0] || s[1] || s[2]) {
+      chart->groups.push_back(w->name);
+      chart->values.push_back({{s[0].value_or(0)}, {s[1].value_or(0)}, {s[2].value_or(0)}});
+    }
+  }
+  std::optional<double> gm[3];
+  for (int i = 0; i < 3; ++i) {
+    if (counted[i] > 0) {
+      gm[i] = std::exp(log_sum[i] / counted[i]);
+    }
+  }
+  md << "| **geometric mean** | | " << Cell(gm[0]) << " | " << Cell(gm[1]) << " | " << Cell(gm[2])
+     << " | EA + PG " << Fixed(kPaperEcrGeomean, 2) << "x; both together best on average | "
+     << (gm[2] ? (*gm[2] >= kPaperEcrGeomean * (1 - kTie) ? "at or above" : "**below**")
+               : std::string("–"))
+     << " |\n\n";
+  if (gm[0] || gm[1] || gm[2]) {
+    chart->groups.push_back("GM");
+    chart->values.push_back({{gm[0].value_or(0)}, {gm[1].value_or(0)}, {gm[2].value_or(0)}});
+  }
+  md << "![Speed-up over WarpTM](fig8_speedup.svg)\n\n";
+  if (!differing.empty()) {
+    md << "### Where ours differ, and why\n\n";
+    for (const auto& [why, names] : differing) {
+      std::string list;
+      for (const std::string& n : names) {
+        list += (list.empty() ? "" : ", ") + n + " (" + Measured(rep, why, n) + ")";
+      }
+      md << "* " << Explain(why, *rep.machine) << " Measured: " << list << ".\n";
+    }
+    md << "\n";
+  }
+  WriteTimeShares(rep, md);
+}
+
+/// The `000_` Figure 10 comparison: aborts by cause in every configuration, and a chart of them
+/// relative to WarpTM's.
+void WriteAborts(const Report& rep, std::ostream& md, BarChart* chart) {
+  md << "## Aborts by cause (`000_`, Figure 10)\n\n"
+     << "Aborted tries by cause: commit-unit validation, commit-unit capacity, zombie "
+        "(inconsistent reads), intra-warp, early abort (the CAT hit). The chart shows them "
+        "relative to WarpTM's total for the workload.\n\n"
+     << "| workload | configuration | aborts | validation | capacity | zombie | intra-warp | "
+        "early | lanes paused |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  chart->title = "Aborts by cause, relative to WarpTM's total (000_ Figure 10)";
+  chart->y_label = "aborts / WarpTM's aborts";
+  chart->segments = {"validation", "capacity", "zombie", "intra-warp", "early abort"};
+  for (const TmMode t : rep.modes) {
+    chart->series.push_back(gpu::ToString(t));
+  }
+  for (const auto* w : rep.workloads) {
+    const Outcome* base = rep.Find(w->name, TmMode::kWarpTm);
+    const double norm =
+        base != nullptr && base->stats.aborts > 0 ? static_cast<double>(base->stats.aborts) : 0;
+    std::vector<std::vector<double>> bars;
+    for (const TmMode t : rep.modes) {
+      const Outcome* o = rep.Find(w->name, t);
+      if (o == nullptr) {
+        bars.push_back({});
+        continue;
+      }
+      const gpu::SystemStats& s = o->stats;
+      md << "| " << w->name << " | " << gpu::ToString(t) << " | " << Thousands(s.aborts) << " | "
+         << Thousands(s.aborts_validation) << " | " << Thousands(s.aborts_capacity) << " | "
+         << Thousands(s.aborts_zombie) << " | " << Thousands(s.aborts_intra_warp) << " | "
+         << Thousands(s.aborts_early) << " | " << Thousands(s.pauses) << " |\n";
+      std::vector<double> seg;
+      for (const uint64_t v : {s.aborts_validation, s.aborts_capacity, s.aborts_zombie,
+                               s.aborts_intra_warp, s.aborts_early}) {
+        seg.push_back(norm > 0 ? static_cast<double>(v) / norm : 0);
+      }
+      bars.push_back(seg);
+    }
+    if (norm > 0) {
+      chart->groups.push_back(w->name);
+      chart->values.push_back(bars);
+    }
+  }
+  md << "\n![Aborts by cause](fig10_aborts.svg)\n\n";
+}
+
+void WriteRuns(const Report& rep, std::ostream& md) {
+  md << "## Every run\n\n"
+     << "Each run passed when its final state passed the workload's invariant, its serialization "
+        "replay was consistent, and its exported commit log passed `htmsim check` (consistent "
+        "reads, acyclic dependency graph, replay reproducing the final memory).\n\n"
+     << "| workload | configuration | cycles | commits | aborts | wasted cycles | log edges | "
+        "check | seconds | cycles/s | tx/s |\n"
+     << "|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n";
+  uint64_t cycles = 0, commits = 0;
+  double seconds = 0;
+  for (const auto* w : rep.workloads) {
+    for (const TmMode t : rep.modes) {
+      auto it = rep.runs.find({w->name, t});
+      if (it == rep.runs.end() || !it->second.ran) {
+        continue;
+      }
+      const Outcome& o = it->second;
+      cycles += o.stats.cycles;
+      commits += o.stats.commits;
+      seconds += o.seconds;
+      const double sec = std::max(o.seconds, 1e-9);
+      md << "| " << w->name << " | " << gpu::ToString(t) << " | " << Thousands(o.stats.cycles)
+         << " | " << Thousands(o.stats.commits) << " | " << Thousands(o.stats.aborts) << " | "
+         << Thousands(o.stats.wasted_cycles) << " | " << Thousands(o.log.edges) << " | "
+         << (o.ok ? "passed" : "**FAILED**: " + o.failure) << " | " << Fixed(o.seconds, 1) << " | "
+         << Thousands(static_cast<uint64_t>(static_cast<double>(o.stats.cycles) / sec)) << " | "
+         << Thousands(static_cast<uint64_t>(static_cast<double>(o.stats.commits) / sec)) << " |\n";
+    }
+  }
+  const double sec = std::max(seconds, 1e-9);
+  md << "\nModel speed over the suite: " << Thousands(cycles) << " simulated cycles and "
+     << Thousands(commits) << " transactions in " << Fixed(seconds, 1) << " s of run time ("
+     << Thousands(static_cast<uint64_t>(static_cast<double>(cycles) / sec)) << " cycles/s, "
+     << Thousands(static_cast<uint64_t>(static_cast<double>(commits) / sec)) << " transactions/s); "
+     << Fixed(rep.wall_seconds, 1) << " s wall.\n\n";
+}
+
+std::string ReportMarkdown(const Report& rep, BarChart* fig8, BarChart* fig10) {
+  std::ostringstream md;
+  md << "# htmsim suite report\n\n"
+     << "Machine `" << rep.machine->name << "` (" << rep.machine->summary << "), scale `"
+     << gpu::ToString(rep.scale) << "`, seed " << rep.seed << ". Produced by `" << rep.command
+     << "`; the figures are this model's, measured by that command. What the model is and "
+        "where it departs from the papers' simulators: docs/htmsim.md.\n\n";
+  WriteEcr(rep, md, fig8);
+  WriteAborts(rep, md, fig10);
+  md << "## Snapshot isolation (`003_`, Figures 13, 15, 16)\n\n"
+     << "Not in the model yet: SITM (the commit unit's write-write mode, post-dating, the Writer "
+        "Table, the Reader List and versioned memory), its oracle variant and the `003_` "
+        "Table 3 workloads. The blocks exist and are checked on their own "
+        "(docs/si.md); the paper's speed-ups of KILO TM and SITM over WarpTM (up to 4.5x) will "
+        "be compared here.\n\n"
+     << "## GPU-LocalTM\n\n"
+     << "The LDS workloads run on the compute-unit model with their own suite "
+        "(`htm_lds suite`, docs/lds_results.md); they are not yet part of this suite.\n\n";
+  WriteRuns(rep, md);
+  return md.str();
+}
+
+bool WriteFile(const std::string& path, const std::string& text) {
+  AtomicFile f(path);
+  if (!f.good()) {
+    return false;
+  }
+  f.os() << text;
+  return f.Commit();
+}
+
+}  // namespace
+
+int Suite(int argc, char** argv) {
+  std::string config = "default", scale_name = "default", out = "htmsim-report";
+  std::string workload_list, tm_list;
+  uint64_t seed = 1, max_cycles = 0;
+  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  bool paper = false, keep_logs = false;
+  po::options_description desc("Options of htmsim suite");
+  desc.add_options()("help,h", "print this help and exit")(
+      "config,c", po::value(&config)->default_value(config), "the machine: default or small")(
+      "scale", po::value(&scale_name)->default_value(scale_name),
+      "problem size: small, default or paper")("paper", po::bool_switch(&paper),
+                                               "the papers' sizes (same as --scale paper)")(
+      "seed,s", po::value(&seed)->default_value(seed), "seed of the workloads' random choices")(
+      "workloads,w", po::value(&workload_list), "comma-separated workloads (default: all)")(
+      "tm,t", po::value(&tm_list),
+      "comma-separated TM configurations (default: kilotm,warptm,warptm-ea,warptm-pg,"
+      "warptm-eapg)")("jobs,j", po::value(&jobs)->default_value(jobs), "runs at once")(
+      "out,o", po::value(&out)->default_value(out),
+      "directory for report.md, the SVG plots, results.jsonl and results.csv")(
+      "keep-logs", po::bool_switch(&keep_logs), "keep every run's commit log in OUT/logs")(
+      "max-cycles", po::value(&max_cycles)->default_value(0),
+      "stop a run with an error after this many cycles (0: 200 000 000)");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "htmsim suite: " << e.what() << " (try htmsim suite --help)\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << "Usage: htmsim suite [--config C] [--scale S | --paper] [--workloads W,...]\n"
+                 "                    [--tm T,...] [--jobs N] [--out DIR]\n\n"
+                 "Runs every workload under the papers' TM configurations, checks each run (its\n"
+                 "invariant, its serialization replay, its commit log through the independent\n"
+                 "checker) and writes a report with the papers' figures beside ours.\n\n"
+              << desc << "\nExit status: 0 every run passed, 1 a run failed, 2 bad usage.\n";
+    return 0;
+  }
+  Report rep;
+  rep.seed = seed;
+  rep.machine = gpu::FindMachine(config);
+  if (rep.machine == nullptr) {
+    std::cerr << "htmsim suite: unknown machine '" << config << "' (default or small)\n";
+    return 2;
+  }
+  if (!gpu::ParseScale(scale_name, &rep.scale)) {
+    std::cerr << "htmsim suite: unknown scale '" << scale_name << "' (small, default or paper)\n";
+    return 2;
+  }
+  if (paper) {
+    rep.scale = gpu::Scale::kPaper;
+  }
+  if (jobs < 1 || jobs > 256) {
+    std::cerr << "htmsim suite: --jobs must be in 1..256, got " << jobs << "\n";
+    return 2;
+  }
+  if (vm.count("workloads")) {
+    for (const std::string& name : SplitList(workload_list)) {
+      const gpu::WorkloadInfo* w = gpu::FindWorkload(name);
+      if (w == nullptr) {
+        std::cerr << "htmsim suite: unknown workload '" << name << "' (one of " << WorkloadNames()
+                  << ")\n";
+        return 2;
+      }
+      rep.workloads.push_back(w);
+    }
+  } else {
+    for (const auto& w : gpu::AllWorkloads()) {
+      rep.workloads.push_back(&w);
+    }
+  }
+  if (vm.count("tm")) {
+    for (const std::string& name : SplitList(tm_list)) {
+      TmMode t;
+      if (!gpu::ParseTmMode(name, &t)) {
+        std::cerr << "htmsim suite: unknown TM configuration '" << name << "' (one of " << TmNames()
+                  << ")\n";
+        return 2;
+      }
+      rep.modes.push_back(t);
+    }
+  } else {
+    rep.modes = kSuiteModes;
+  }
+  if (rep.workloads.empty() || rep.modes.empty()) {
+    std::cerr << "htmsim suite: no workload or no TM configuration to run\n";
+    return 2;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(out) / "logs", ec);
+  if (ec) {
+    std::cerr << "htmsim suite: cannot create " << out << "/logs: " << ec.message() << "\n";
+    return 2;
+  }
+  rep.command = "htmsim suite --config " + rep.machine->name + " --scale " +
+                gpu::ToString(rep.scale) + " --seed " + std::to_string(seed) +
+                (vm.count("workloads") ? " --workloads " + workload_list : "") +
+                (vm.count("tm") ? " --tm " + tm_list : "");
+
+  std::vector<Job> queue;
+  for (const auto* w : rep.workloads) {
+    for (const TmMode t : rep.modes) {
+      queue.push_back(Job{w, t});
+    }
+  }
+  std::cout << "htmsim suite: " << rep.workloads.size() << " workloads x " << rep.modes.size()
+            << " TM configurations on machine " << rep.machine->name << ", scale "
+            << gpu::ToString(rep.scale) << ", seed " << seed << ", " << jobs << " at once\n";
+  std::vector<Outcome> outcomes(queue.size());
+  std::atomic<size_t> next{0};
+  std::mutex print;
+  size_t done = 0;
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto worker = [&] {
+    for (size_t i = next++; i < queue.size(); i = next++) {
+      const Job& j = queue[i];
+      const std::string log_path = (std::filesystem::path(out) / "logs" /
+                                    (j.workload->name + "." + gpu::ToString(j.tm) + ".jsonl"))
+                                       .string();
+      outcomes[i] = RunOne(j, *rep.machine, rep.scale, seed, max_cycles, log_path, keep_logs);
+      const Outcome& o = outcomes[i];
+      std::lock_guard<std::mutex> lock(print);
+      ++done;
+      if (tty) {
+        std::cerr << "\r" << std::string(40, ' ') << "\r";
+      }
+      std::cout << "  " << std::left << std::setw(8) << j.workload->name << " " << std::setw(12)
+                << gpu::ToString(j.tm) << std::right << std::setw(12) << o.stats.cycles
+                << " cycles " << std::setw(8) << o.stats.commits << " commits " << std::setw(8)
+                << o.stats.aborts << " aborts " << std::setw(7) << Fixed(o.seconds, 1) << " s  "
+                << (o.ok ? "passed" : "FAILED: " + o.failure) << std::endl;
+      if (tty) {
+        std::cerr << "  runs done " << done << " / " << queue.size() << std::flush;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int k = 0; k < std::min<int>(jobs, static_cast<int>(queue.size())); ++k) {
+    pool.emplace_back(worker);
+  }
+  for (auto& th : pool) {
+    th.join();
+  }
+  if (tty) {
+    std::cerr << "\r" << std::string(40, ' ') << "\r";
+  }
+  rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  size_t failed = 0;
+  std::ostringstream jsonl, csv;
+  csv << "workload,tm,config,scale,seed,ok";
+  for (const auto& [key, value] : StatFields(gpu::SystemStats{})) {
+    csv << "," << key;
+  }
+  csv << ",seconds\n";
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const Job& j = queue[i];
+    const Outcome& o = outcomes[i];
+    failed += o.ok ? 0 : 1;
+    rep.runs[{j.workload->name, j.tm}] = o;
+    const RunLabel label{j.workload->name, gpu::ToString(j.tm), rep.machine->name,
+                         gpu::ToString(rep.scale), seed};
+    WriteStatsJson(jsonl, label, o.ok, o.stats, o.seconds);
+    csv << label.workload << "," << label.tm << "," << label.config << "," << label.scale << ","
+        << seed << "," << (o.ok ? 1 : 0);
+    for (const auto& [key, value] : StatFields(o.stats)) {
+      csv << "," << value;
+    }
+    csv << "," << o.seconds << "\n";
+  }
+  BarChart fig8, fig10;
+  const std::string md = ReportMarkdown(rep, &fig8, &fig10);
+  const std::filesystem::path dir(out);
+  const bool written = WriteFile((dir / "results.jsonl").string(), jsonl.str()) &&
+                       WriteFile((dir / "results.csv").string(), csv.str()) &&
+                       WriteFile((dir / "fig8_speedup.svg").string(), RenderSvg(fig8)) &&
+                       WriteFile((dir / "fig10_aborts.svg").string(), RenderSvg(fig10)) &&
+                       WriteFile((dir / "report.md").string(), md);
+  std::cout << "\n" << md;
+  if (!written) {
+    std::cerr << "htmsim suite: writing the report in " << out << " failed\n";
+    return 1;
+  }
+  std::cout << "htmsim suite: " << queue.size() - failed << " of " << queue.size()
+            << " runs passed; report in " << (dir / "report.md").string() << "\n";
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace htm::sim
