@@ -4,6 +4,9 @@
 // one distinct key into one sorted singly linked list. It finds the insertion point without a
 // transaction, then its transaction walks on from there to the exact point (other threads may
 // have inserted meanwhile) and links its node.
+// LinkedList1 and LinkedList2 (`003_...` Table 3: 100 and 200 threads into an initially empty
+// list, no early release): the same insertion with the whole walk, from the head, in the
+// transaction.
 //
 // Memory: the head sentinel {0, next}, the tail sentinel {0xFFFFFFFF, nil}, then a node {key,
 // next} per thread. A node is linked only by its own transaction, which also writes its key.
@@ -28,8 +31,10 @@ constexpr uint32_t kHead = 0, kTail = 2, kFirstNode = 4;
 
 class List : public Workload {
  public:
-  List(int threads, uint64_t seed)
-      : threads_(threads), keys_(Rng(seed).Distinct(threads, (1u << 30) - 1)) {
+  List(int threads, bool walk_in_tx, uint64_t seed)
+      : threads_(threads),
+        walk_in_tx_(walk_in_tx),
+        keys_(Rng(seed).Distinct(threads, (1u << 30) - 1)) {
     for (uint32_t& k : keys_) {
       ++k;  // 1 .. 2^30 - 1: strictly between the sentinels
     }
@@ -56,7 +61,7 @@ class List : public Workload {
     const int limit = threads_ + 2;
     // The insertion point, without a transaction: the last node with a smaller key.
     uint32_t prev = kHead;
-    for (int steps = 0; steps < limit; ++steps) {
+    for (int steps = 0; steps < limit && !walk_in_tx_; ++steps) {
       const uint32_t next = co_await l.Load(prev + 1);
       const uint32_t next_key = co_await l.Load(next);
       if (next_key >= key) {
@@ -116,9 +121,9 @@ class List : public Workload {
 
   std::string Describe() const override {
     std::ostringstream os;
-    os << threads_
-       << " threads insert one key each into a sorted linked list; the insertion point is found "
-          "outside the transaction";
+    os << threads_ << " threads insert one key each into a sorted linked list; "
+       << (walk_in_tx_ ? "the whole walk from the head is in the transaction"
+                       : "the insertion point is found outside the transaction");
     return os.str();
   }
 
@@ -130,13 +135,14 @@ class List : public Workload {
   static uint32_t Node(int t) { return kFirstNode + 2 * static_cast<uint32_t>(t); }
 
   const int threads_;
+  const bool walk_in_tx_;
   std::vector<uint32_t> keys_;
 };
 
 }  // namespace
 
-std::unique_ptr<Workload> MakeList(int threads, uint64_t seed) {
-  return std::make_unique<List>(threads, seed);
+std::unique_ptr<Workload> MakeList(int threads, bool walk_in_tx, uint64_t seed) {
+  return std::make_unique<List>(threads, walk_in_tx, seed);
 }
 
 }  // namespace htm::gpu::detail

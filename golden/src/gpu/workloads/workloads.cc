@@ -78,6 +78,18 @@ WorkloadInfo RbTreeInfo(const char* name, int paper_threads) {
           }};
 }
 
+/// LinkedList1 and LinkedList2: the paper's threads in whole warps at every scale but small.
+WorkloadInfo LinkedListInfo(const char* name, int paper_threads, int small_threads) {
+  return {name, "003_ Table 3",
+          "insert one key per thread into an initially empty sorted linked list, the whole walk "
+          "in the transaction (paper: " +
+              std::to_string(paper_threads) + " threads)",
+          [paper_threads, small_threads](Scale s, uint64_t seed) {
+            return detail::MakeList(
+                s == Scale::kSmall ? small_threads : (paper_threads + 31) / 32 * 32, true, seed);
+          }};
+}
+
 WorkloadInfo AtmInfo(const char* name, uint32_t accounts) {
   return {name, "000_ Table 2 (KILO TM's ATM)",
           "one transfer per thread between two of " + std::to_string(accounts) +
@@ -107,7 +119,7 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
          // The walk to the insertion point grows with the list, and the model has no L1 cache
          // yet (every load goes to the partition): 352 threads by default.
          const int threads = s == Scale::kDefault ? 352 : Threads(s, kPaperThreads);
-         return detail::MakeList(s == Scale::kSmall ? 128 : threads, seed);
+         return detail::MakeList(s == Scale::kSmall ? 128 : threads, false, seed);
        }},
       {"BinTree", "000_ Table 2 and Figure 13",
        "insert one key per thread into one binary search tree (paper: 1 000 threads)",
@@ -120,6 +132,23 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
        }},
       RbTreeInfo("RBT180", 180),
       RbTreeInfo("RBT450", 450),
+      LinkedListInfo("LinkedList1", 100, 64),
+      LinkedListInfo("LinkedList2", 200, 96),
+      {"BinaryTree1", "003_ Table 3",
+       "remove every key of a 1 000-key binary search tree, one per thread (paper: 1 000 "
+       "threads)",
+       [](Scale s, uint64_t seed) {
+         // 1 024 threads in whole warps: the 24 beyond the tree's keys remove absent keys.
+         return s == Scale::kSmall ? detail::MakeBst(120, 128, 0, seed)
+                                   : detail::MakeBst(1000, 1024, 0, seed);
+       }},
+      {"BinaryTree2", "003_ Table 3",
+       "50 inserts and 50 removes on a 1 000-key binary search tree (paper: 100 threads)",
+       [](Scale s, uint64_t seed) {
+         // 128 threads in whole warps: 64 inserts and 64 removes.
+         return s == Scale::kSmall ? detail::MakeBst(200, 32, 32, seed)
+                                   : detail::MakeBst(1000, 64, 64, seed);
+       }},
   };
   return all;
 }

@@ -29,7 +29,12 @@ inline void AddMissingKeys(Problems& p, const char* structure, int count,
 
 std::unique_ptr<Workload> MakeHashTable(int threads, uint32_t buckets, uint64_t seed);
 std::unique_ptr<Workload> MakeAtm(int threads, uint32_t accounts, uint64_t seed);
-std::unique_ptr<Workload> MakeList(int threads, uint64_t seed);
+/// `walk_in_tx`: the whole walk from the head in the transaction (`003_`'s Linked List), else
+/// the insertion point is found outside it (`000_`'s List).
+std::unique_ptr<Workload> MakeList(int threads, bool walk_in_tx, uint64_t seed);
+/// `003_`'s Binary Tree: a tree of `initial` keys; `removes` threads remove one of them each and
+/// `inserts` threads insert a new key each (threads = removes + inserts, whole warps).
+std::unique_ptr<Workload> MakeBst(int initial, int removes, int inserts, uint64_t seed);
 std::unique_ptr<Workload> MakeBinTree(int threads, uint64_t seed);
 std::unique_ptr<Workload> MakeSpMv(int threads, uint64_t seed);
 std::unique_ptr<Workload> MakeRbTree(int threads, uint64_t seed);
