@@ -35,6 +35,7 @@
 #include "Vhtm_lds_tm__default.h"
 #include "verilated.h"
 
+#include "cli_util.h"
 #include "htm/configs/htm_lds_bank.h"
 #include "htm/configs/htm_lds_tm.h"
 #include "htm/golden/lds_bank_model.h"
@@ -381,12 +382,10 @@ int Suite(int seeds, int jobs_n, const std::string& out, const std::vector<std::
     std::filesystem::create_directories(out, ec);
     const std::string mdp = out + "/lds_results.md", csvp = out + "/lds_results.csv";
     // Written to temporary names and renamed: no half-written report.
-    std::ofstream(mdp + ".tmp") << md.str();
-    std::ofstream(csvp + ".tmp") << csv.str();
-    std::filesystem::rename(mdp + ".tmp", mdp, ec);
-    std::filesystem::rename(csvp + ".tmp", csvp, ec);
-    if (ec) {
-      std::fprintf(stderr, "htm_lds: cannot write %s: %s\n", out.c_str(), ec.message().c_str());
+    if (ec || !htm::sim::WriteFileAtomically(mdp, md.str()) ||
+        !htm::sim::WriteFileAtomically(csvp, csv.str())) {
+      std::fprintf(stderr, "htm_lds: cannot write %s%s%s\n", out.c_str(), ec ? ": " : "",
+                   ec ? ec.message().c_str() : "");
       return 2;
     }
     std::printf("wrote %s and %s\n", mdp.c_str(), csvp.c_str());

@@ -25,7 +25,7 @@
 #include <boost/program_options.hpp>
 #include <unistd.h>
 
-#include "atomic_file.h"
+#include "cli_util.h"
 #include "htm/gpu/commit_log.h"
 #include "htm/gpu/system.h"
 #include "htmsim_tm.h"
@@ -58,18 +58,6 @@ struct Outcome {
   gpu::LogCheckResult log;
   double seconds = 0;
 };
-
-std::vector<std::string> SplitList(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (!item.empty()) {
-      out.push_back(item);
-    }
-  }
-  return out;
-}
 
 /// One run: the model with its log written to `log_path`, then the independent log check.
 Outcome RunOne(const Job& job, const gpu::MachineConfig& machine, gpu::Scale scale, uint64_t seed,
@@ -216,6 +204,11 @@ std::string Percent(uint64_t part, uint64_t whole) {
              : Fixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 0) + " %";
 }
 
+/// The intra-warp detection's cycles per warp commit.
+std::string CyclesPerWarp(const gpu::SystemStats& s) {
+  return s.iwcd_warps == 0 ? std::string("–") : Thousands(s.iwcd_cycles / s.iwcd_warps);
+}
+
 /// The measurements behind an explanation, for one workload.
 std::string Measured(const Report& rep, Why why, const std::string& w) {
   const Outcome* base = rep.Find(w, TmMode::kWarpTm);
@@ -232,11 +225,8 @@ std::string Measured(const Report& rep, Why why, const std::string& w) {
              " under WarpTM, " + Thousands(e.aborts_validation) + " with EA, " +
              Thousands(p.aborts_validation) + " with PG";
     case Why::kCatLookupsPerRow:
-      return "intra-warp detection " +
-             Thousands(b.iwcd_cycles / std::max<uint64_t>(b.iwcd_warps, 1)) +
-             " cycles per warp under WarpTM, " +
-             Thousands(e.iwcd_cycles / std::max<uint64_t>(e.iwcd_warps, 1)) + " with EA; " +
-             Thousands(e.aborts_early) + " early aborts";
+      return "intra-warp detection " + CyclesPerWarp(b) + " cycles per warp under WarpTM, " +
+             CyclesPerWarp(e) + " with EA; " + Thousands(e.aborts_early) + " early aborts";
     case Why::kKiloTmLogTraffic: {
       const Outcome* kilo = rep.Find(w, TmMode::kKiloTm);
       if (kilo == nullptr) {
@@ -306,9 +296,6 @@ void WriteTimeShares(const Report& rep, std::ostream& md) {
         "in tries that aborted, and the intra-warp detection's cycles per warp commit.\n\n"
      << "| workload | commit units busy | cycles in aborted tries | intra-warp detection, "
         "cycles per warp |\n|---|---:|---:|---:|\n";
-  auto per_warp = [](const gpu::SystemStats& s) {
-    return s.iwcd_warps == 0 ? std::string("–") : Thousands(s.iwcd_cycles / s.iwcd_warps);
-  };
   for (const auto* w : rep.workloads) {
     if (!FromPaper(*w, "000_")) {
       continue;
@@ -327,9 +314,9 @@ void WriteTimeShares(const Report& rep, std::ostream& md) {
     if (ea != nullptr) {
       md << "; " << Percent(ea->stats.wasted_cycles, ea->stats.wasted_cycles + ea->stats.tx_cycles);
     }
-    md << " | " << per_warp(b);
+    md << " | " << CyclesPerWarp(b);
     if (ea != nullptr) {
-      md << "; " << per_warp(ea->stats);
+      md << "; " << CyclesPerWarp(ea->stats);
     }
     md << " |\n";
   }
@@ -580,15 +567,6 @@ std::string ReportMarkdown(const Report& rep, BarChart* fig8, BarChart* fig10, B
   return md.str();
 }
 
-bool WriteFile(const std::string& path, const std::string& text) {
-  AtomicFile f(path);
-  if (!f.good()) {
-    return false;
-  }
-  f.os() << text;
-  return f.Commit();
-}
-
 }  // namespace
 
 int Suite(int argc, char** argv) {
@@ -765,12 +743,13 @@ int Suite(int argc, char** argv) {
   BarChart fig8, fig10, fig13;
   const std::string md = ReportMarkdown(rep, &fig8, &fig10, &fig13);
   const std::filesystem::path dir(out);
-  const bool written = WriteFile((dir / "results.jsonl").string(), jsonl.str()) &&
-                       WriteFile((dir / "results.csv").string(), csv.str()) &&
-                       WriteFile((dir / "fig8_speedup.svg").string(), RenderSvg(fig8)) &&
-                       WriteFile((dir / "fig10_aborts.svg").string(), RenderSvg(fig10)) &&
-                       WriteFile((dir / "fig13_speedup.svg").string(), RenderSvg(fig13)) &&
-                       WriteFile((dir / "report.md").string(), md);
+  const bool written =
+      WriteFileAtomically((dir / "results.jsonl").string(), jsonl.str()) &&
+      WriteFileAtomically((dir / "results.csv").string(), csv.str()) &&
+      WriteFileAtomically((dir / "fig8_speedup.svg").string(), RenderSvg(fig8)) &&
+      WriteFileAtomically((dir / "fig10_aborts.svg").string(), RenderSvg(fig10)) &&
+      WriteFileAtomically((dir / "fig13_speedup.svg").string(), RenderSvg(fig13)) &&
+      WriteFileAtomically((dir / "report.md").string(), md);
   std::cout << "\n" << md;
   if (!written) {
     std::cerr << "htmsim suite: writing the report in " << out << " failed\n";

@@ -17,7 +17,7 @@
 #include <boost/program_options.hpp>
 #include <unistd.h>
 
-#include "atomic_file.h"
+#include "cli_util.h"
 #include "htm/gpu/commit_log.h"
 #include "htm/gpu/system.h"
 

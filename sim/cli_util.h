@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// An output file written through a temporary file and renamed when complete, so that a command
-// that stops early leaves nothing half-written (docs/htmsim.md).
+// Helpers of the command-line tools: output files written through a temporary file and renamed
+// when complete, so that a command that stops early leaves nothing half-written
+// (docs/htmsim.md), and comma-separated option lists.
 #pragma once
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 namespace htm::sim {
 
@@ -46,5 +49,27 @@ class AtomicFile {
   std::ofstream os_;
   bool done_ = false;
 };
+
+/// Writes `text` to `path` through an AtomicFile; false when writing or renaming failed.
+inline bool WriteFileAtomically(const std::string& path, const std::string& text) {
+  AtomicFile f(path);
+  if (!f.good()) {
+    return false;
+  }
+  f.os() << text;
+  return f.Commit();
+}
+
+/// The items of a comma-separated list, empty items dropped.
+inline std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (!item.empty()) {
+      out.push_back(item);
+    }
+  }
+  return out;
+}
 
 }  // namespace htm::sim
