@@ -45,6 +45,8 @@ const char* TmSummary(gpu::TmMode t) {
       return "WarpTM with Pause-and-Go (RCTs, CATs and the Pause-and-Go check)";
     case gpu::TmMode::kWarpTmEaPg:
       return "WarpTM with Early-Abort and Pause-and-Go";
+    case gpu::TmMode::kSitmOracle:
+      return "SITM_Oracle: snapshot isolation, write-write commit, exact dependency-loop aborts";
   }
   return "?";
 }
@@ -87,6 +89,7 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("  zombie (inconsistent)", s.aborts_zombie);
   row("  intra-warp", s.aborts_intra_warp);
   row("  early abort (CAT)", s.aborts_early);
+  row("  dependency loop (SI)", s.aborts_loop);
   row("cycles in committed tries", s.tx_cycles);
   row("cycles in aborted tries", s.wasted_cycles);
   row("TX_Begin waits (tx limit)", s.tx_limit_stalls);
@@ -107,6 +110,9 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("CAT deltas dropped", s.cat_drops);
   row("RCT/CAT entries left", s.ea_left);
   row("serialization events", s.log_events);
+  row("SI snapshots published", s.si_snapshots);
+  row("SI publications deferred", s.si_version_waits);
+  row("SI dependency edges", s.si_graph_edges);
   std::cout << std::fixed << std::setprecision(3)
             << "  model speed: " << (seconds > 0 ? static_cast<double>(s.cycles) / seconds : 0)
             << " cycles/s, " << (seconds > 0 ? static_cast<double>(s.commits) / seconds : 0)
@@ -145,6 +151,7 @@ std::vector<std::pair<const char*, uint64_t>> StatFields(const gpu::SystemStats&
           {"aborts_zombie", s.aborts_zombie},
           {"aborts_intra_warp", s.aborts_intra_warp},
           {"aborts_early", s.aborts_early},
+          {"aborts_loop", s.aborts_loop},
           {"tx_cycles", s.tx_cycles},
           {"wasted_cycles", s.wasted_cycles},
           {"tx_limit_stalls", s.tx_limit_stalls},
@@ -164,7 +171,10 @@ std::vector<std::pair<const char*, uint64_t>> StatFields(const gpu::SystemStats&
           {"cat_hits", s.cat_hits},
           {"cat_drops", s.cat_drops},
           {"ea_left", s.ea_left},
-          {"log_events", s.log_events}};
+          {"log_events", s.log_events},
+          {"si_snapshots", s.si_snapshots},
+          {"si_version_waits", s.si_version_waits},
+          {"si_graph_edges", s.si_graph_edges}};
 }
 
 void WriteStatsJson(std::ostream& os, const RunLabel& l, bool ok, const gpu::SystemStats& s,

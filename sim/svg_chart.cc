@@ -81,8 +81,16 @@ std::string RenderSvg(const BarChart& c) {
 
   const double bar_w = 14, group_gap = 18, left = 64, right = 170, plot_h = 260;
   const double head = 40, foot = stacked ? 90 : 60;
-  const double group_w = bar_w * static_cast<double>(ns) + group_gap;
-  const double plot_w = std::max(group_w * static_cast<double>(c.groups.size()), 200.0);
+  // Text widths are estimated from the font sizes (about 0.6 em a character): a group is wide
+  // enough for its label, the chart for its title.
+  size_t label = 0;
+  for (const std::string& g : c.groups) {
+    label = std::max(label, g.size());
+  }
+  const double group_w =
+      std::max(bar_w * static_cast<double>(ns) + group_gap, 6.6 * static_cast<double>(label) + 10);
+  const double plot_w = std::max({group_w * static_cast<double>(c.groups.size()), 200.0,
+                                  8.6 * static_cast<double>(c.title.size()) - right});
   const double width = left + plot_w + right, height = head + plot_h + foot;
   auto y_of = [&](double v) { return head + plot_h - v / top * plot_h; };
 
@@ -103,7 +111,8 @@ std::string RenderSvg(const BarChart& c) {
     << ") rotate(-90)\" text-anchor=\"middle\">" << Escape(c.y_label) << "</text>\n";
   // Bars.
   for (size_t g = 0; g < c.groups.size(); ++g) {
-    const double gx = left + group_w * static_cast<double>(g) + group_gap / 2;
+    const double gx =
+        left + group_w * static_cast<double>(g) + (group_w - bar_w * static_cast<double>(ns)) / 2;
     for (size_t s = 0; s < ns && g < c.values.size() && s < c.values[g].size(); ++s) {
       const double x = gx + bar_w * static_cast<double>(s);
       double base = 0;

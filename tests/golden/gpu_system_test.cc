@@ -43,7 +43,16 @@ TEST_P(GpuSystem, RunsChecksAndReplaysOnTheSmallMachine) {
     EXPECT_EQ(r.stats.tries, r.stats.commits + r.stats.aborts);
     const bool ea = tm == TmMode::kWarpTmEa || tm == TmMode::kWarpTmEaPg;
     const bool pg = tm == TmMode::kWarpTmPg || tm == TmMode::kWarpTmEaPg;
-    EXPECT_EQ(r.stats.iwcd_warps > 0, tm != TmMode::kSerial && tm != TmMode::kKiloTm);
+    EXPECT_EQ(r.stats.iwcd_warps > 0, tm != TmMode::kSerial && tm != TmMode::kKiloTm && !IsSi(tm));
+    if (IsSi(tm)) {
+      // Commits became snapshots, and the dependency graph ordered the log.
+      EXPECT_GT(r.stats.si_snapshots, 0u);
+      EXPECT_GT(r.stats.si_graph_edges, 0u);
+    } else {
+      EXPECT_EQ(r.stats.si_snapshots + r.stats.si_version_waits + r.stats.si_graph_edges +
+                    r.stats.aborts_loop,
+                0u);
+    }
     if (ea || pg) {
       // The RCTs' messages reached the CATs, lanes were looked up, and at the end, with every
       // transaction retired, every RCT and CAT is empty again.
@@ -549,6 +558,9 @@ TEST(GpuSystemMachine, ImpossibleMachinesAreRefused) {
   EXPECT_NE(CheckMachine(m), "");
   m = *FindMachine("small");
   m.cu.ring_size = 24;
+  EXPECT_NE(CheckMachine(m), "");
+  m = *FindMachine("small");
+  m.si_versions = 1;  // no version to write the next snapshot into
   EXPECT_NE(CheckMachine(m), "");
   EXPECT_EQ(CheckMachine(*FindMachine("default")), "");
 }

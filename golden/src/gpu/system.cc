@@ -17,6 +17,7 @@
 #include "htm/enums.h"
 #include "htm/golden/cat_channel.h"
 #include "htm/golden/ecr_core.h"
+#include "htm/gpu/si.h"
 
 namespace htm::gpu {
 
@@ -34,14 +35,20 @@ const char* ToString(TmMode m) {
       return "warptm-pg";
     case TmMode::kWarpTmEaPg:
       return "warptm-eapg";
+    case TmMode::kSitmOracle:
+      return "sitm-oracle";
   }
   return "?";
 }
 
+bool IsSi(TmMode m) {
+  return m == TmMode::kSitmOracle;
+}
+
 const std::vector<TmMode>& AllTmModes() {
-  static const std::vector<TmMode> all = {TmMode::kSerial,   TmMode::kKiloTm,
-                                          TmMode::kWarpTm,   TmMode::kWarpTmEa,
-                                          TmMode::kWarpTmPg, TmMode::kWarpTmEaPg};
+  static const std::vector<TmMode> all = {
+      TmMode::kSerial,   TmMode::kKiloTm,     TmMode::kWarpTm,    TmMode::kWarpTmEa,
+      TmMode::kWarpTmPg, TmMode::kWarpTmEaPg, TmMode::kSitmOracle};
   return all;
 }
 
@@ -97,7 +104,7 @@ MachineConfig Small() {
   m.name = "small";
   m.summary =
       "for tests: 2 cores x 4 warps, 2 partitions, 40-cycle memory, commit units with a "
-      "32-entry ring and 256 buffer words (ids and ring wrap within a run)";
+      "32-entry ring and 256 buffer words (ids and ring wrap within a run), 3 snapshot versions";
   m.cores = 2;
   m.warps_per_core = 4;
   m.partitions = 2;
@@ -124,6 +131,7 @@ MachineConfig Small() {
   m.cat.sets = 8;
   m.cat.ways = 2;
   m.cat.batch = 3;
+  m.si_versions = 3;  // fewer than the warps in a transaction: publications wait
   return m;
 }
 
@@ -152,6 +160,9 @@ std::string CheckMachine(const MachineConfig& m) {
   }
   if (m.icnt_latency < 1 || m.mem_latency < 1 || m.cu_mem_latency < 1 || m.alloc_retry < 1) {
     return "latencies must be >= 1";
+  }
+  if (m.si_versions < 2) {
+    return "snapshot isolation needs at least 2 versions (one read, one written)";
   }
   if (m.line_words < 1 || m.interleave_words < 1 || m.max_tx_ops < 1) {
     return "line and interleave sizes and the try budget must be >= 1";
@@ -261,6 +272,9 @@ class Serializer {
   }
   const std::string& error() const { return error_; }
   uint64_t events() const { return next_id_; }
+  /// Snapshot isolation: the next event of a serialization order found elsewhere (the
+  /// dependency graph's), each read naming the event whose write it saw (-1: initial memory).
+  void Replay(LogEvent e) { Emit(std::move(e), true); }
 
  private:
   std::string Who(int64_t id) const {
@@ -270,7 +284,7 @@ class Serializer {
     const auto it = who_.find(id);
     return "event " + std::to_string(id) + (it == who_.end() ? "" : " (" + it->second + ")");
   }
-  void Emit(LogEvent e) {
+  void Emit(LogEvent e, bool writers_given = false) {
     e.id = next_id_++;
     const std::string me =
         (e.kind == LogEvent::Kind::kTx ? "transaction of thread " + std::to_string(e.thread) +
@@ -278,6 +292,11 @@ class Serializer {
                                        : "write of thread " + std::to_string(e.thread)) +
         " at cycle " + std::to_string(e.cycle);
     for (LogEvent::Read& r : e.reads) {
+      if (writers_given && r.writer != writer_[r.addr] && error_.empty()) {
+        error_ = "serializability: event " + std::to_string(e.id) + " (" + me + ") read word " +
+                 std::to_string(r.addr) + " from " + Who(r.writer) +
+                 ", but in the serial order its latest writer is " + Who(writer_[r.addr]);
+      }
       r.writer = writer_[r.addr];
       if (mem_[r.addr] != r.value && error_.empty()) {
         error_ = "serializability: event " + std::to_string(e.id) + " (" + me + ") read word " +
@@ -316,6 +335,9 @@ struct Thread {
   bool doomed = false;  // a zombie: stops at once, aborts at the commit
   // WarpTM: aborted by the intra-warp conflict detection, and why.
   enum class IwAbort : uint8_t { kNo, kIntraWarp, kEarly } iw_abort = IwAbort::kNo;
+  bool si_loop = false;       // snapshot isolation: aborted, its commit would close a cycle
+  uint64_t snap = 0;          // snapshot isolation: the snapshot the try reads
+  std::vector<int64_t> seen;  // snapshot isolation: per read, the graph node of its version
   uint64_t tx_start = 0, tx_ops = 0;
   std::vector<std::pair<uint32_t, uint32_t>> reads;   // first read of each address
   std::vector<std::pair<uint32_t, uint32_t>> writes;  // latest value per address
@@ -342,6 +364,7 @@ struct Committer {
   std::vector<Link> links;
   bool decided = false, committed = false;
   bool capacity = false;  // a unit failed it because a word found its buffer full
+  int64_t node = -1;      // snapshot isolation: its node in the dependency graph once passed
 };
 
 struct Warp {
@@ -416,9 +439,13 @@ class Machine {
     for (const CommitUnitModel& u : units_) {
       r.unit_stats.push_back(u.stats());
     }
+    if (error_.empty() && graph_) {
+      SiReplay();
+    }
     if (error_.empty() && serial_ && !serial_->Finish(mem_)) {
       Fail(serial_->error());
     }
+    r.stats.si_graph_edges = graph_ ? graph_->edges() : 0;
     r.stats.log_events = serial_ ? serial_->events() : 0;
     // Early-Abort: entries the tables still hold (every transaction has retired).
     for (const golden::RctModel& t : rcts_) {
@@ -440,6 +467,10 @@ class Machine {
   void RunInner() {
     mem_ = w_.Init();
     serial_ = std::make_unique<Serializer>(mem_, opt_.log);
+    if (Si()) {
+      smem_ = std::make_unique<SnapshotMemory>(mem_, m_.si_versions);
+      graph_ = std::make_unique<SiGraph>();
+    }
     const int threads = w_.threads();
     if (threads < 1 || threads % 32 != 0) {
       Fail("the workload has " + std::to_string(threads) + " threads, not a multiple of 32");
@@ -889,13 +920,13 @@ class Machine {
             if (warps_[wi].in_tx) {
               th.writes.push_back({op.addr, op.data});  // serial mode: logged at its commit
             } else {
-              serial_->Write(t, now_, op.addr, op.data, false, 0);
+              NonTxWrite(t, op.addr, op.data, false, 0);
             }
           } else if (atomic) {
             const bool add = op.kind == OpKind::kAtomAdd;
             if (add || old == op.cmp) {
               mem_[op.addr] = add ? old + op.data : op.data;
-              serial_->Write(t, now_, op.addr, mem_[op.addr], true, old);
+              NonTxWrite(t, op.addr, mem_[op.addr], true, old);
             }
           } else if (warps_[wi].in_tx) {
             if (!FindLog(th.writes, op.addr) && !FindLog(th.reads, op.addr)) {
@@ -915,6 +946,30 @@ class Machine {
       w.ready_at = now_ + 1;
     }
     return 1;
+  }
+
+  /// A non-transactional store or atomic, performed now. Snapshot isolation: a node of the
+  /// dependency graph and a version of the newest snapshot (such writes are ordered after the
+  /// commit ids given out so far; the replay flags one that races with a transaction's commit).
+  void NonTxWrite(int t, uint32_t addr, uint32_t value, bool atomic, uint32_t old) {
+    if (!Si()) {
+      serial_->Write(t, now_, addr, value, atomic, old);
+      return;
+    }
+    LogEvent e;
+    e.kind = LogEvent::Kind::kWrite;
+    e.thread = t;
+    e.cycle = now_;
+    WordLog reads, writes = {{addr, value}};
+    std::vector<int64_t> seen;
+    if (atomic) {
+      reads.push_back({addr, old});
+      seen.push_back(smem_->At(addr, UINT64_MAX).node);
+      e.reads.push_back({addr, old, 0});
+    }
+    e.writes = writes;
+    const SiGraph::Candidate c{{next_cid_, ++si_write_seq_}, &reads, &seen, &writes};
+    smem_->WriteNow(addr, value, graph_->Add(c, std::move(e)));
   }
 
   // ---- Transactions -----------------------------------------------------------------------------
@@ -968,10 +1023,16 @@ class Machine {
     Thread& th = threads_[t];
     th.doomed = false;
     th.iw_abort = Thread::IwAbort::kNo;
+    th.si_loop = false;
     th.tx_start = now_;
     th.tx_ops = 0;
     th.reads.clear();
     th.writes.clear();
+    th.seen.clear();
+    if (Si()) {
+      th.snap = smem_->newest();
+      smem_->Acquire(th.snap);
+    }
     ++stats_.tries;
     current_ = t;
     th.lane->BeginTry();
@@ -1129,7 +1190,13 @@ class Machine {
         for (const int t : ts) {
           Thread& th = threads_[t];
           const uint32_t a = th.lane->op().addr;
-          th.result = mem_[a];
+          if (Si()) {  // the version of the try's snapshot
+            const SnapshotMemory::Version v = smem_->At(a, th.snap);
+            th.result = v.value;
+            th.seen.push_back(v.node);
+          } else {
+            th.result = mem_[a];
+          }
           th.reads.push_back({a, th.result});
         }
         At(now_ + static_cast<uint64_t>(m_.icnt_latency), [this, wi] { Complete(wi); });
@@ -1163,6 +1230,9 @@ class Machine {
   /// A lane whose try goes to the commit units: not aborted already, and with a log.
   bool Sends(int t) const {
     const Thread& th = threads_[t];
+    if (Si()) {  // the write set only: a read-only try commits at the core
+      return !th.doomed && !th.writes.empty();
+    }
     return !th.doomed && th.iw_abort == Thread::IwAbort::kNo &&
            !(th.reads.empty() && th.writes.empty());
   }
@@ -1182,7 +1252,9 @@ class Machine {
   }
 
   /// WarpTM and its variants: the intra-warp conflict detection in every warp's commit.
-  bool Iwcd() const { return tm_ != TmMode::kSerial && tm_ != TmMode::kKiloTm; }
+  bool Iwcd() const { return tm_ != TmMode::kSerial && tm_ != TmMode::kKiloTm && !Si(); }
+  /// Snapshot isolation: versioned memory, write-write commit, the dependency graph.
+  bool Si() const { return IsSi(tm_); }
   /// Early-Abort: the intra-warp detection also aborts the lanes that hit the CAT.
   bool EaEn() const { return tm_ == TmMode::kWarpTmEa || tm_ == TmMode::kWarpTmEaPg; }
   /// Pause-and-Go: transactional loads and stores are checked against the CAT.
@@ -1355,7 +1427,14 @@ class Machine {
       cm->cid = next_cid_++;
       cm->links.resize(m_.partitions);
       std::vector<std::vector<Msg>> words(m_.partitions);
-      for (const auto& [a, v] : th.reads) {
+      if (Si()) {
+        // Write-write only: each written word is validated against the value its snapshot had,
+        // so a unit fails the try when a commit since its snapshot changed the word.
+        for (const auto& [a, v] : th.writes) {
+          words[PartitionOf(a)].push_back({CuMsg::kReadSet, a, smem_->At(a, th.snap).value});
+        }
+      }
+      for (const auto& [a, v] : Si() ? WordLog{} : th.reads) {
         words[PartitionOf(a)].push_back({CuMsg::kReadSet, a, v});
       }
       for (const auto& [a, v] : th.writes) {
@@ -1579,6 +1658,10 @@ class Machine {
         pass = pass && (!x.involved || x.rep == 1);
       }
       if (all) {
+        if (pass && Si()) {
+          cm.node = SiCommit(cm.thread, SiGraph::Key{cm.cid + 1, 0});
+          pass = cm.node >= 0;
+        }
         cm.committed = pass;
         for (auto& x : cm.links) {
           if (x.involved && x.rep == 1) {
@@ -1608,7 +1691,11 @@ class Machine {
       }
     }
     cm.decided = true;
-    serial_->Decided(cm.cid, cm.committed, TxEvent(cm.thread));
+    if (Si()) {
+      SiDecided(cm);
+    } else {
+      serial_->Decided(cm.cid, cm.committed, TxEvent(cm.thread));
+    }
     Warp& w = warps_[cm.warp];
     if (--w.pending == 0) {
       FinishCommit(cm.warp);
@@ -1643,8 +1730,11 @@ class Machine {
     for (const int t : w.tx) {
       Thread& th = threads_[t];
       const auto it = outcome.find(t);
-      const bool ok =
+      bool ok =
           !th.doomed && th.iw_abort == Thread::IwAbort::kNo && (it == outcome.end() || it->second);
+      if (ok && Si() && it == outcome.end() && !th.reads.empty()) {
+        ok = SiCommit(t, SiGraph::Key{}) >= 0;  // a read-only try: the graph decides here
+      }
       current_ = t;
       if (ok) {
         ++stats_.commits;
@@ -1656,6 +1746,7 @@ class Machine {
         any_abort = true;
         ++stats_.aborts;
         (th.doomed                                    ? stats_.aborts_zombie
+         : th.si_loop                                 ? stats_.aborts_loop
          : th.iw_abort == Thread::IwAbort::kIntraWarp ? stats_.aborts_intra_warp
          : th.iw_abort == Thread::IwAbort::kEarly     ? stats_.aborts_early
          : capacity.count(t) != 0                     ? stats_.aborts_capacity
@@ -1663,6 +1754,12 @@ class Machine {
         stats_.wasted_cycles += now_ - th.tx_start;
         th.lane->AbortTry();
       }
+      if (Si()) {
+        smem_->Release(th.snap);
+      }
+    }
+    if (Si()) {
+      SiPublish();
     }
     w.tx.clear();
     w.committing = false;
@@ -1693,12 +1790,83 @@ class Machine {
     At(now_ + 1, [this, wi] { FinishCommit(wi); });
   }
 
+  // ---- Snapshot isolation -----------------------------------------------------------------------
+  /// Thread t's try passed the commit units (or reads only): SITM_Oracle commits it unless that
+  /// closes a cycle in the dependency graph. Returns its node, or -1 (aborted: a loop).
+  int64_t SiCommit(int t, SiGraph::Key key) {
+    Thread& th = threads_[t];
+    const SiGraph::Candidate c{key, &th.reads, &th.seen, &th.writes};
+    if (tm_ == TmMode::kSitmOracle && graph_->ClosesCycle(c)) {
+      th.si_loop = true;
+      return -1;
+    }
+    LogEvent e = TxEvent(t);
+    e.cid = key.major == 0 ? 0 : key.major - 1;
+    return graph_->Add(c, std::move(e));
+  }
+
+  /// A committer is decided: its writes join the next snapshot once every older commit id is
+  /// decided (a snapshot holds a prefix of the commit order, as the units wrote it).
+  void SiDecided(const Committer& cm) {
+    si_pending_[cm.cid] = cm.committed ? std::make_pair(cm.node, threads_[cm.thread].writes)
+                                       : std::make_pair(int64_t{-1}, WordLog{});
+    while (!si_pending_.empty() && si_pending_.begin()->first == si_next_cid_) {
+      auto node = si_pending_.extract(si_pending_.begin());
+      ++si_next_cid_;
+      if (node.mapped().first >= 0) {
+        si_ready_.push_back(std::move(node.mapped()));
+      }
+    }
+    graph_->SetHorizon(SiGraph::Key{si_next_cid_, 0});
+  }
+
+  /// A warp's commit is complete, or snapshots were released: the commits ready become the
+  /// newest snapshot, when a version is free.
+  void SiPublish() {
+    if (si_ready_.empty()) {
+      return;
+    }
+    if (!smem_->CanPublish()) {
+      ++stats_.si_version_waits;
+      return;
+    }
+    smem_->Publish(si_ready_);
+    si_ready_.clear();
+    ++stats_.si_snapshots;
+  }
+
+  /// The end of the run: the log in a topological order of the dependency graph, each read
+  /// naming the event whose version it returned; a cycle is a write-skew anomaly let through.
+  void SiReplay() {
+    std::vector<int64_t> order;
+    std::string cycle;
+    if (!graph_->Order(&order, &cycle)) {
+      Fail("snapshot isolation committed a dependency cycle (write skew): " + cycle);
+      return;
+    }
+    std::vector<int64_t> id(graph_->size(), -1);
+    for (const int64_t n : order) {
+      id[static_cast<size_t>(n)] = static_cast<int64_t>(serial_->events());
+      LogEvent e = graph_->event(n);
+      const std::vector<int64_t>& seen = graph_->seen(n);
+      for (size_t i = 0; i < e.reads.size(); ++i) {
+        e.reads[i].writer = seen[i] < 0 ? -1 : id[static_cast<size_t>(seen[i])];
+      }
+      serial_->Replay(std::move(e));
+    }
+  }
+
   const MachineConfig& m_;
   const TmMode tm_;
   Workload& w_;
   const RunOptions& opt_;
   std::vector<uint32_t> mem_;
   std::unique_ptr<Serializer> serial_;
+  std::unique_ptr<SnapshotMemory> smem_;  // snapshot isolation
+  std::unique_ptr<SiGraph> graph_;
+  std::map<uint64_t, std::pair<int64_t, WordLog>> si_pending_;  // decided, not yet in order
+  std::vector<std::pair<int64_t, WordLog>> si_ready_;           // in order, not yet published
+  uint64_t si_next_cid_ = 0, si_write_seq_ = 0;
   std::vector<Thread> threads_;
   std::vector<Warp> warps_;
   std::vector<Core> cores_;

@@ -21,6 +21,11 @@
 //           core's Pause-and-Go check (golden htm_pag_check) looks every transactional load and
 //           store of a warp up in the CAT; the lanes that hit pause until the others committed.
 //   warptm-eapg  both.
+//   sitm-oracle  snapshot isolation (`003_...` §3-6, SITM_Oracle): each try reads the snapshot
+//           that was newest at its TX_Begin from the multi-version memory (htm/gpu/si.h); the
+//           commit units check the write set only (first committer wins, no read log, no
+//           intra-warp detection); a commit that would close a cycle in the exact dependency
+//           graph aborts (no single-writer rule, no post-dating cost).
 //
 // The machine: cores with resident warps and a round-robin warp scheduler issuing one warp
 // instruction per cycle; the threads of a warp at the lowest program point issue together (the
@@ -47,7 +52,17 @@
 
 namespace htm::gpu {
 
-enum class TmMode : uint8_t { kSerial, kKiloTm, kWarpTm, kWarpTmEa, kWarpTmPg, kWarpTmEaPg };
+enum class TmMode : uint8_t {
+  kSerial,
+  kKiloTm,
+  kWarpTm,
+  kWarpTmEa,
+  kWarpTmPg,
+  kWarpTmEaPg,
+  kSitmOracle
+};
+/// Snapshot isolation: multi-version memory, write-write commit.
+bool IsSi(TmMode m);
 const char* ToString(TmMode m);
 /// Every TM configuration, in the papers' order of comparison.
 const std::vector<TmMode>& AllTmModes();
@@ -73,6 +88,7 @@ struct MachineConfig {
   golden::RctParams rct;           // each commit unit's reference count table (Early-Abort)
   golden::CatParams cat;           // each core's conflict address table (Early-Abort)
   golden::PagCheckParams pag;      // each core's Pause-and-Go check
+  int si_versions = 8;             // snapshot isolation: concurrently active versions
 };
 /// `default` (the papers' machine, `000_...` Table 1 / `003_...` Table 2) and `small` (tests).
 const std::vector<MachineConfig>& AllMachines();
@@ -114,6 +130,10 @@ struct SystemStats {
   uint64_t pauses = 0;          // lanes paused
   uint64_t ea_left = 0;         // entries the RCTs and CATs hold at the end (0: they agree)
   uint64_t log_events = 0;      // committed transactions and non-transactional writes replayed
+  uint64_t aborts_loop = 0;     // snapshot isolation: the commit would close a dependency cycle
+  uint64_t si_snapshots = 0;    // snapshots published (a warp's commits merged into one)
+  uint64_t si_version_waits = 0;  // publications deferred: every version was in use
+  uint64_t si_graph_edges = 0;    // dependency edges between the committed transactions
 };
 
 /// One entry of the serialization order: a committed transaction or a non-transactional write
