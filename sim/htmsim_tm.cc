@@ -45,6 +45,9 @@ const char* TmSummary(gpu::TmMode t) {
       return "WarpTM with Pause-and-Go (RCTs, CATs and the Pause-and-Go check)";
     case gpu::TmMode::kWarpTmEaPg:
       return "WarpTM with Early-Abort and Pause-and-Go";
+    case gpu::TmMode::kSitm:
+      return "SITM_TS: snapshot isolation, write-write commit, post-dating with the Writer Table "
+             "and the Reader List";
     case gpu::TmMode::kSitmOracle:
       return "SITM_Oracle: snapshot isolation, write-write commit, exact dependency-loop aborts";
   }
@@ -90,6 +93,8 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("  intra-warp", s.aborts_intra_warp);
   row("  early abort (CAT)", s.aborts_early);
   row("  dependency loop (SI)", s.aborts_loop);
+  row("  single writer (SITM)", s.aborts_single_writer);
+  row("  SI table or ids full", s.aborts_si_full);
   row("cycles in committed tries", s.tx_cycles);
   row("cycles in aborted tries", s.wasted_cycles);
   row("TX_Begin waits (tx limit)", s.tx_limit_stalls);
@@ -113,6 +118,10 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("SI snapshots published", s.si_snapshots);
   row("SI publications deferred", s.si_version_waits);
   row("SI dependency edges", s.si_graph_edges);
+  row("SITM post-dating edges", s.si_pd_edges);
+  row("SITM timestamp overflows", s.si_pd_overflows);
+  row("SITM loops missed", s.si_loops_missed);
+  row("SITM most kept committed", s.si_retained_max);
   std::cout << std::fixed << std::setprecision(3)
             << "  model speed: " << (seconds > 0 ? static_cast<double>(s.cycles) / seconds : 0)
             << " cycles/s, " << (seconds > 0 ? static_cast<double>(s.commits) / seconds : 0)
@@ -152,6 +161,8 @@ std::vector<std::pair<const char*, uint64_t>> StatFields(const gpu::SystemStats&
           {"aborts_intra_warp", s.aborts_intra_warp},
           {"aborts_early", s.aborts_early},
           {"aborts_loop", s.aborts_loop},
+          {"aborts_single_writer", s.aborts_single_writer},
+          {"aborts_si_full", s.aborts_si_full},
           {"tx_cycles", s.tx_cycles},
           {"wasted_cycles", s.wasted_cycles},
           {"tx_limit_stalls", s.tx_limit_stalls},
@@ -174,7 +185,11 @@ std::vector<std::pair<const char*, uint64_t>> StatFields(const gpu::SystemStats&
           {"log_events", s.log_events},
           {"si_snapshots", s.si_snapshots},
           {"si_version_waits", s.si_version_waits},
-          {"si_graph_edges", s.si_graph_edges}};
+          {"si_graph_edges", s.si_graph_edges},
+          {"si_pd_edges", s.si_pd_edges},
+          {"si_pd_overflows", s.si_pd_overflows},
+          {"si_loops_missed", s.si_loops_missed},
+          {"si_retained_max", s.si_retained_max}};
 }
 
 void WriteStatsJson(std::ostream& os, const RunLabel& l, bool ok, const gpu::SystemStats& s,

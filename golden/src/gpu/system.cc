@@ -35,6 +35,8 @@ const char* ToString(TmMode m) {
       return "warptm-pg";
     case TmMode::kWarpTmEaPg:
       return "warptm-eapg";
+    case TmMode::kSitm:
+      return "sitm";
     case TmMode::kSitmOracle:
       return "sitm-oracle";
   }
@@ -42,13 +44,13 @@ const char* ToString(TmMode m) {
 }
 
 bool IsSi(TmMode m) {
-  return m == TmMode::kSitmOracle;
+  return m == TmMode::kSitm || m == TmMode::kSitmOracle;
 }
 
 const std::vector<TmMode>& AllTmModes() {
   static const std::vector<TmMode> all = {
-      TmMode::kSerial,   TmMode::kKiloTm,     TmMode::kWarpTm,    TmMode::kWarpTmEa,
-      TmMode::kWarpTmPg, TmMode::kWarpTmEaPg, TmMode::kSitmOracle};
+      TmMode::kSerial,   TmMode::kKiloTm,     TmMode::kWarpTm, TmMode::kWarpTmEa,
+      TmMode::kWarpTmPg, TmMode::kWarpTmEaPg, TmMode::kSitm,   TmMode::kSitmOracle};
   return all;
 }
 
@@ -96,6 +98,12 @@ MachineConfig Paper() {
   m.cat = golden::CatParams{
       .addr_w = 30, .sets = 1024, .ways = 3, .num_ports = 4, .warp_size = 32, .batch = 8};
   m.pag = golden::PagCheckParams{.addr_w = 30, .warp_size = 32};
+  // Snapshot isolation's tables at the paper's sizes (docs/si.md, 003_ 4.3): 3000 writers,
+  // 87 856 reader entries, 1024 transaction ids and 24-bit logical timestamps.
+  m.wt = golden::WriterTableParams{.addr_w = 30, .tx_w = 10, .sets = 1000, .ways = 3};
+  m.rl = golden::ReaderListTableParams{
+      .addr_w = 30, .num_tx = 1024, .leaf_w = 32, .sets = 21964, .ways = 4};
+  m.pd = golden::PostdateParams{.num_tx = 1024, .ts_w = 24, .inc = 10};
   return m;
 }
 
@@ -132,6 +140,8 @@ MachineConfig Small() {
   m.cat.ways = 2;
   m.cat.batch = 3;
   m.si_versions = 3;  // fewer than the warps in a transaction: publications wait
+  m.wt.sets = 128;    // 384 writers and 1024 reader entries for 128 lanes in transactions
+  m.rl.sets = 256;
   return m;
 }
 
@@ -163,6 +173,20 @@ std::string CheckMachine(const MachineConfig& m) {
   }
   if (m.si_versions < 2) {
     return "snapshot isolation needs at least 2 versions (one read, one written)";
+  }
+  if (std::string err = golden::CheckWriterTableParams(m.wt); !err.empty()) {
+    return "Writer Table: " + err;
+  }
+  if (std::string err = golden::CheckReaderListTableParams(m.rl); !err.empty()) {
+    return "Reader List: " + err;
+  }
+  if (std::string err = golden::CheckPostdateParams(m.pd); !err.empty()) {
+    return "post-dating unit: " + err;
+  }
+  if (m.rl.num_tx != m.pd.num_tx || m.pd.num_tx > (1 << std::min(m.wt.tx_w, 20)) ||
+      m.wt.addr_w != m.rl.addr_w) {
+    return "the Writer Table, the Reader List and the post-dating unit must name the same "
+           "transaction ids (NumTx, TxW) and addresses (AddrW)";
   }
   if (m.line_words < 1 || m.interleave_words < 1 || m.max_tx_ops < 1) {
     return "line and interleave sizes and the try budget must be >= 1";
@@ -335,8 +359,13 @@ struct Thread {
   bool doomed = false;  // a zombie: stops at once, aborts at the commit
   // WarpTM: aborted by the intra-warp conflict detection, and why.
   enum class IwAbort : uint8_t { kNo, kIntraWarp, kEarly } iw_abort = IwAbort::kNo;
-  bool si_loop = false;       // snapshot isolation: aborted, its commit would close a cycle
-  uint64_t snap = 0;          // snapshot isolation: the snapshot the try reads
+  // Snapshot isolation: why the try aborts (a loop: its access or commit closes a dependency
+  // cycle; missed: the exact graph caught a cycle post-dating did not; a table or the ids were
+  // full, or the logical timestamps overflowed).
+  enum class SiWhy : uint8_t { kNone, kLoop, kMissed, kSingleWriter, kFull } si_why = SiWhy::kNone;
+  int si_id = -1;  // SITM: the try's transaction id (its post-dating slot)
+  std::vector<uint32_t> rl_words, wt_words;  // SITM: its entries in the Reader List, Writer Table
+  uint64_t snap = 0;                         // snapshot isolation: the snapshot the try reads
   std::vector<int64_t> seen;  // snapshot isolation: per read, the graph node of its version
   uint64_t tx_start = 0, tx_ops = 0;
   std::vector<std::pair<uint32_t, uint32_t>> reads;   // first read of each address
@@ -470,6 +499,14 @@ class Machine {
     if (Si()) {
       smem_ = std::make_unique<SnapshotMemory>(mem_, m_.si_versions);
       graph_ = std::make_unique<SiGraph>();
+    }
+    if (Ts()) {
+      wt_ = std::make_unique<golden::WriterTableModel>(m_.wt);
+      rl_ = std::make_unique<golden::ReaderListTable>(m_.rl);
+      pd_ = std::make_unique<golden::PostdateTable>(m_.pd);
+      for (int id = m_.pd.num_tx - 1; id >= 0; --id) {
+        free_ids_.push_back(id);
+      }
     }
     const int threads = w_.threads();
     if (threads < 1 || threads % 32 != 0) {
@@ -1010,6 +1047,17 @@ class Machine {
       ++core.tx_warps;
       w.holds_slot = true;
     }
+    if (Ts() && si_tx_warps_ > 0 && (si_full_ || si_throttle_)) {
+      // SITM: a table was full (§4.3: abort and wait); after a refusal, warps begin one at a
+      // time until one commits without a refusal, so some try always completes.
+      ++stats_.tx_limit_stalls;
+      w.blocked = true;
+      si_waiters_.push_back(wi);
+      return 0;
+    }
+    if (Ts()) {
+      ++si_tx_warps_;
+    }
     w.in_tx = true;
     w.tx = g;
     for (const int t : g) {
@@ -1023,7 +1071,7 @@ class Machine {
     Thread& th = threads_[t];
     th.doomed = false;
     th.iw_abort = Thread::IwAbort::kNo;
-    th.si_loop = false;
+    th.si_why = Thread::SiWhy::kNone;
     th.tx_start = now_;
     th.tx_ops = 0;
     th.reads.clear();
@@ -1032,6 +1080,9 @@ class Machine {
     if (Si()) {
       th.snap = smem_->newest();
       smem_->Acquire(th.snap);
+    }
+    if (Ts()) {
+      TsBegin(t);
     }
     ++stats_.tries;
     current_ = t;
@@ -1194,6 +1245,9 @@ class Machine {
             const SnapshotMemory::Version v = smem_->At(a, th.snap);
             th.result = v.value;
             th.seen.push_back(v.node);
+            if (Ts() && !th.doomed) {
+              TsRead(t, a);
+            }
           } else {
             th.result = mem_[a];
           }
@@ -1220,6 +1274,9 @@ class Machine {
         hit->second = op.data;
       } else {
         th.writes.push_back({op.addr, op.data});
+        if (Ts()) {
+          TsWrite(t, op.addr);
+        }
       }
     }
     ResumeAll(Live(g));
@@ -1255,6 +1312,8 @@ class Machine {
   bool Iwcd() const { return tm_ != TmMode::kSerial && tm_ != TmMode::kKiloTm && !Si(); }
   /// Snapshot isolation: versioned memory, write-write commit, the dependency graph.
   bool Si() const { return IsSi(tm_); }
+  /// SITM_TS: the Writer Table, the Reader List and post-dating detect the loops.
+  bool Ts() const { return tm_ == TmMode::kSitm; }
   /// Early-Abort: the intra-warp detection also aborts the lanes that hit the CAT.
   bool EaEn() const { return tm_ == TmMode::kWarpTmEa || tm_ == TmMode::kWarpTmEaPg; }
   /// Pause-and-Go: transactional loads and stores are checked against the CAT.
@@ -1659,7 +1718,9 @@ class Machine {
       }
       if (all) {
         if (pass && Si()) {
-          cm.node = SiCommit(cm.thread, SiGraph::Key{cm.cid + 1, 0});
+          // (A try aborted meanwhile, by a timestamp overflow, fails.)
+          cm.node =
+              threads_[cm.thread].doomed ? -1 : SiCommit(cm.thread, SiGraph::Key{cm.cid + 1, 0});
           pass = cm.node >= 0;
         }
         cm.committed = pass;
@@ -1745,8 +1806,11 @@ class Machine {
       } else {
         any_abort = true;
         ++stats_.aborts;
-        (th.doomed                                    ? stats_.aborts_zombie
-         : th.si_loop                                 ? stats_.aborts_loop
+        (th.si_why == Thread::SiWhy::kLoop || th.si_why == Thread::SiWhy::kMissed
+             ? stats_.aborts_loop
+         : th.si_why == Thread::SiWhy::kSingleWriter  ? stats_.aborts_single_writer
+         : th.si_why == Thread::SiWhy::kFull          ? stats_.aborts_si_full
+         : th.doomed                                  ? stats_.aborts_zombie
          : th.iw_abort == Thread::IwAbort::kIntraWarp ? stats_.aborts_intra_warp
          : th.iw_abort == Thread::IwAbort::kEarly     ? stats_.aborts_early
          : capacity.count(t) != 0                     ? stats_.aborts_capacity
@@ -1754,12 +1818,23 @@ class Machine {
         stats_.wasted_cycles += now_ - th.tx_start;
         th.lane->AbortTry();
       }
+      if (Ts()) {
+        TsEnd(t, ok);
+      }
       if (Si()) {
         smem_->Release(th.snap);
       }
     }
     if (Si()) {
       SiPublish();
+    }
+    if (Ts()) {
+      TsRetire();
+      --si_tx_warps_;
+      si_throttle_ = si_throttle_ && std::any_of(w.tx.begin(), w.tx.end(), [this](int t) {
+                       return threads_[t].si_why == Thread::SiWhy::kFull;
+                     });
+      Wake(si_waiters_);
     }
     w.tx.clear();
     w.committing = false;
@@ -1796,13 +1871,222 @@ class Machine {
   int64_t SiCommit(int t, SiGraph::Key key) {
     Thread& th = threads_[t];
     const SiGraph::Candidate c{key, &th.reads, &th.seen, &th.writes};
-    if (tm_ == TmMode::kSitmOracle && graph_->ClosesCycle(c)) {
-      th.si_loop = true;
+    if (graph_->ClosesCycle(c)) {
+      // SITM_Oracle's decision; under SITM_TS a cycle post-dating did not report, which the
+      // model counts and, having the exact graph, aborts (the hardware has no such check).
+      th.si_why = Ts() ? Thread::SiWhy::kMissed : Thread::SiWhy::kLoop;
+      stats_.si_loops_missed += Ts() ? 1 : 0;
       return -1;
     }
     LogEvent e = TxEvent(t);
     e.cid = key.major == 0 ? 0 : key.major - 1;
-    return graph_->Add(c, std::move(e));
+    const int64_t node = graph_->Add(c, std::move(e));
+    if (Ts()) {
+      TsCommitted(t, node);
+    }
+    return node;
+  }
+
+  // ---- SITM_TS: the Writer Table, the Reader List, post-dating ---------------------------------
+  // Transaction ids (post-dating slots) come from a pool. A try takes one at its TX_Begin; an
+  // aborted try's entries leave the tables and its id returns at once. A committed try stays
+  // (its entries, its id, its slot's committed timestamps) while a running or later try could
+  // still close a cycle through it (TsRetire), then leaves as the paper's removal "once a
+  // transaction passes the commit" would have it (docs/htmsim.md, "SITM_TS").
+
+  /// A post-dating operation; a loop or an overflow aborts thread t (the access's maker).
+  void Postdate(PdOp op, int a, int b, int t) {
+    const golden::PdResult r =
+        pd_->Apply(static_cast<uint64_t>(op), static_cast<uint64_t>(a), static_cast<uint64_t>(b));
+    if (r.err) {
+      Fail("the post-dating unit refused operation " + std::string(ToString(op)) + " on slots " +
+           std::to_string(a) + ", " + std::to_string(b));
+      return;
+    }
+    if (op == PdOp::kEdge) {
+      ++stats_.si_pd_edges;
+    }
+    if (r.ovf) {
+      // The logical timestamps ran out: every running try aborts and the table restarts (4.3).
+      ++stats_.si_pd_overflows;
+      pd_->Reset();
+      for (Thread& th : threads_) {
+        if (th.si_id >= 0 && !th.doomed) {
+          TsAbort(th, Thread::SiWhy::kFull);
+        }
+      }
+      return;
+    }
+    if (r.loop && t >= 0) {
+      TsAbort(threads_[t], Thread::SiWhy::kLoop);
+    }
+  }
+
+  /// The try of `th` aborts at once (§5: the loop result goes back to the access's maker): it
+  /// stops, its entries leave the tables, and its warp's commit counts the abort.
+  void TsAbort(Thread& th, Thread::SiWhy why) {
+    if (why == Thread::SiWhy::kFull) {
+      si_full_ = si_throttle_ = true;
+    }
+    th.si_why = why;
+    th.doomed = true;
+    if (th.si_id >= 0) {
+      const int id = th.si_id;
+      th.si_id = -1;
+      Postdate(PdOp::kAbort, id, 0, -1);
+      Leave(id, th.rl_words, th.wt_words);
+    }
+  }
+
+  /// One Writer Table operation through the block's ports, run to its result.
+  golden::WriterTableOut WtOp(WtOp kind, uint32_t addr, int tx) {
+    golden::WriterTableIn in;
+    in.op_valid = 1;
+    in.op_kind = static_cast<uint64_t>(kind);
+    in.op_addr = addr;
+    in.op_tx = static_cast<uint64_t>(tx);
+    for (int cycle = 0; cycle < 1 << 20; ++cycle) {
+      const golden::WriterTableOut out = wt_->Eval(in);
+      if (out.res_valid && in.op_valid == 0) {
+        return out;
+      }
+      const bool taken = in.op_valid != 0 && out.op_ready != 0;
+      wt_->Tick(in);
+      if (taken) {
+        in.op_valid = 0;
+      }
+    }
+    Fail("the Writer Table gave no result");
+    return {};
+  }
+
+  void TsBegin(int t) {
+    Thread& th = threads_[t];
+    th.rl_words.clear();
+    th.wt_words.clear();
+    if (free_ids_.empty()) {
+      th.si_id = -1;
+      TsAbort(th, Thread::SiWhy::kFull);  // no id: abort and wait
+      return;
+    }
+    th.si_id = free_ids_.back();
+    free_ids_.pop_back();
+    Postdate(PdOp::kBegin, th.si_id, 0, -1);
+  }
+
+  /// A transactional load of word a (§5): the try becomes a reader; the word's writer gives an
+  /// edge, writer -> reader when its version is in the try's snapshot, else reader -> writer.
+  void TsRead(int t, uint32_t a) {
+    Thread& th = threads_[t];
+    const golden::RlResult r = rl_->Insert(a, static_cast<uint64_t>(th.si_id));
+    if (r == golden::RlResult::kFull) {
+      TsAbort(th, Thread::SiWhy::kFull);
+      return;
+    }
+    if (r == golden::RlResult::kInserted) {
+      th.rl_words.push_back(a);
+    }
+    const golden::WriterTableOut w = WtOp(WtOp::kRead, a, th.si_id);
+    if (w.res_found == 0 || static_cast<int>(w.res_writer) == th.si_id) {
+      return;
+    }
+    const int writer = static_cast<int>(w.res_writer);
+    const auto it = retained_.find(writer);
+    const bool seen = it != retained_.end() && it->second.pub <= th.snap;
+    if (seen) {
+      Postdate(PdOp::kEdge, writer, th.si_id, t);
+    } else {
+      Postdate(PdOp::kEdge, th.si_id, writer, t);
+    }
+  }
+
+  /// A transactional store's first write of word a (§5): the try becomes its single writer
+  /// (another writer: the requester aborts) and every reader gives an edge reader -> writer.
+  void TsWrite(int t, uint32_t a) {
+    Thread& th = threads_[t];
+    const golden::WriterTableOut w = WtOp(WtOp::kWrite, a, th.si_id);
+    if (w.res_full != 0) {
+      TsAbort(th, Thread::SiWhy::kFull);
+      return;
+    }
+    if (w.res_found != 0 && static_cast<int>(w.res_writer) != th.si_id) {
+      TsAbort(th, Thread::SiWhy::kSingleWriter);
+      return;
+    }
+    if (w.res_inserted != 0) {
+      th.wt_words.push_back(a);
+    }
+    for (const uint64_t r : rl_->Enumerate(a)) {
+      if (static_cast<int>(r) != th.si_id && !th.doomed) {
+        Postdate(PdOp::kEdge, static_cast<int>(r), th.si_id, t);
+      }
+    }
+  }
+
+  /// Thread t's try committed as graph node `node`: its slot is marked committed and its entries
+  /// are kept until TsRetire lets them go.
+  void TsCommitted(int t, int64_t node) {
+    Thread& th = threads_[t];
+    Postdate(PdOp::kCommit, th.si_id, 0, -1);
+    // A read-only transaction is placed just after its snapshot; a writer when it is published.
+    Retained r{th.snap, th.writes.empty() ? th.snap + 1 : UINT64_MAX, node, th.rl_words,
+               th.wt_words};
+    retained_[th.si_id] = std::move(r);
+    by_node_[node] = th.si_id;
+    stats_.si_retained_max = std::max<uint64_t>(stats_.si_retained_max, retained_.size());
+    th.si_id = -1;  // the id now belongs to the committed transaction
+  }
+
+  /// The try of thread t ended: an aborted one leaves the tables and frees its id.
+  void TsEnd(int t, bool committed) {
+    Thread& th = threads_[t];
+    if (committed || th.si_id < 0) {
+      th.si_id = -1;
+      return;
+    }
+    Postdate(PdOp::kAbort, th.si_id, 0, -1);
+    Leave(th.si_id, th.rl_words, th.wt_words);
+    th.si_id = -1;
+  }
+
+  void Leave(int id, const std::vector<uint32_t>& rl_words, const std::vector<uint32_t>& wt_words) {
+    for (const uint32_t a : rl_words) {
+      rl_->Remove(a, static_cast<uint64_t>(id));
+    }
+    for (const uint32_t a : wt_words) {
+      WtOp(WtOp::kRemove, a, id);
+    }
+    free_ids_.push_back(id);
+    si_full_ = false;  // an entry (and an id) is free again
+  }
+
+  /// Committed transactions that no running or later try can reach a cycle through leave the
+  /// tables. A try can only make an edge into a committed transaction whose writes are not in
+  /// its snapshot (read -> write); from there edges lead to transactions published later, or,
+  /// read -> write again, to ones published after the reader's snapshot. So with m the oldest
+  /// snapshot in use, lowered to the snapshot of every committed transaction published after
+  /// m, until it holds, every committed transaction published at or before m is out of reach.
+  /// A committed transaction without writes counts as published just after its snapshot.
+  void TsRetire() {
+    uint64_t m = smem_->oldest();
+    for (bool lowered = true; lowered;) {
+      lowered = false;
+      for (const auto& [id, r] : retained_) {
+        if (r.pub > m && r.snap < m) {
+          m = r.snap;
+          lowered = true;
+        }
+      }
+    }
+    for (auto it = retained_.begin(); it != retained_.end();) {
+      if (it->second.pub <= m) {
+        Leave(it->first, it->second.rl_words, it->second.wt_words);
+        by_node_.erase(it->second.node);
+        it = retained_.erase(it);
+      } else {
+        ++it;
+      }
+    }
   }
 
   /// A committer is decided: its writes join the next snapshot once every older commit id is
@@ -1831,6 +2115,11 @@ class Machine {
       return;
     }
     smem_->Publish(si_ready_);
+    for (const auto& [node, writes] : si_ready_) {
+      if (const auto it = by_node_.find(node); it != by_node_.end()) {
+        retained_[it->second].pub = smem_->newest();
+      }
+    }
     si_ready_.clear();
     ++stats_.si_snapshots;
   }
@@ -1864,6 +2153,21 @@ class Machine {
   std::unique_ptr<Serializer> serial_;
   std::unique_ptr<SnapshotMemory> smem_;  // snapshot isolation
   std::unique_ptr<SiGraph> graph_;
+  // SITM_TS.
+  std::unique_ptr<golden::WriterTableModel> wt_;
+  std::unique_ptr<golden::ReaderListTable> rl_;
+  std::unique_ptr<golden::PostdateTable> pd_;
+  std::vector<int> free_ids_;
+  struct Retained {
+    uint64_t snap = 0, pub = UINT64_MAX;  // its snapshot; the snapshot its writes joined
+    int64_t node = -1;
+    std::vector<uint32_t> rl_words, wt_words;
+  };
+  std::map<int, Retained> retained_;          // committed, by transaction id
+  std::unordered_map<int64_t, int> by_node_;  // graph node -> transaction id
+  std::vector<int> si_waiters_;               // warps waiting at TX_Begin (full tables)
+  int si_tx_warps_ = 0;                       // warps in a transaction
+  bool si_full_ = false, si_throttle_ = false;
   std::map<uint64_t, std::pair<int64_t, WordLog>> si_pending_;  // decided, not yet in order
   std::vector<std::pair<int64_t, WordLog>> si_ready_;           // in order, not yet published
   uint64_t si_next_cid_ = 0, si_write_seq_ = 0;

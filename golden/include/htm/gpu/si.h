@@ -14,6 +14,7 @@
 //                   order; a cycle there is a write-skew anomaly the mechanism let through).
 #pragma once
 
+#include <algorithm>
 #include <compare>
 #include <cstdint>
 #include <map>
@@ -47,6 +48,10 @@ class SnapshotMemory {
   /// A transaction begins reading snapshot `snap` (a reference) / ends (its commit or abort).
   void Acquire(uint64_t snap);
   void Release(uint64_t snap);
+  /// The oldest snapshot in use (the newest when no transaction runs).
+  uint64_t oldest() const {
+    return refs_.empty() ? newest_ : std::min(refs_.begin()->first, newest_);
+  }
   /// Snapshots in use: the newest and every one a running transaction reads.
   int live() const;
   /// A version is free for a new snapshot.

@@ -21,6 +21,10 @@
 //           core's Pause-and-Go check (golden htm_pag_check) looks every transactional load and
 //           store of a warp up in the CAT; the lanes that hit pause until the others committed.
 //   warptm-eapg  both.
+//   sitm    snapshot isolation (`003_...` §3-6, SITM_TS): the snapshots and write-write commit of
+//           sitm-oracle below; loops are detected as the paper does, by the golden Writer Table
+//           (single writer per word), Scalable Reader List and post-dating unit, and a loop or
+//           a refused entry aborts the transaction that made the access (docs/htmsim.md).
 //   sitm-oracle  snapshot isolation (`003_...` §3-6, SITM_Oracle): each try reads the snapshot
 //           that was newest at its TX_Begin from the multi-version memory (htm/gpu/si.h); the
 //           commit units check the write set only (first committer wins, no read log, no
@@ -47,7 +51,10 @@
 #include "htm/golden/commit_unit_model.h"
 #include "htm/golden/intra_warp_cd_model.h"
 #include "htm/golden/pag_check_model.h"
+#include "htm/golden/postdate_model.h"
 #include "htm/golden/rct_model.h"
+#include "htm/golden/reader_list_model.h"
+#include "htm/golden/writer_table_model.h"
 #include "htm/gpu/workload.h"
 
 namespace htm::gpu {
@@ -59,6 +66,7 @@ enum class TmMode : uint8_t {
   kWarpTmEa,
   kWarpTmPg,
   kWarpTmEaPg,
+  kSitm,
   kSitmOracle
 };
 /// Snapshot isolation: multi-version memory, write-write commit.
@@ -84,11 +92,14 @@ struct MachineConfig {
   int alloc_retry = 100;         // cycles before a core asks again after AllocFail
   uint64_t max_tx_ops = 100000;  // operations of one try before it is treated as a zombie
   golden::CommitUnitParams cu;   // each partition's commit unit
-  golden::IntraWarpCdParams iwcd;  // each core's intra-warp conflict detection (WarpTM)
-  golden::RctParams rct;           // each commit unit's reference count table (Early-Abort)
-  golden::CatParams cat;           // each core's conflict address table (Early-Abort)
-  golden::PagCheckParams pag;      // each core's Pause-and-Go check
-  int si_versions = 8;             // snapshot isolation: concurrently active versions
+  golden::IntraWarpCdParams iwcd;    // each core's intra-warp conflict detection (WarpTM)
+  golden::RctParams rct;             // each commit unit's reference count table (Early-Abort)
+  golden::CatParams cat;             // each core's conflict address table (Early-Abort)
+  golden::PagCheckParams pag;        // each core's Pause-and-Go check
+  int si_versions = 8;               // snapshot isolation: concurrently active versions
+  golden::WriterTableParams wt;      // SITM: the Writer Table
+  golden::ReaderListTableParams rl;  // SITM: the Scalable Reader List
+  golden::PostdateParams pd;         // SITM: the post-dating unit (its slots are transaction ids)
 };
 /// `default` (the papers' machine, `000_...` Table 1 / `003_...` Table 2) and `small` (tests).
 const std::vector<MachineConfig>& AllMachines();
@@ -132,8 +143,15 @@ struct SystemStats {
   uint64_t log_events = 0;      // committed transactions and non-transactional writes replayed
   uint64_t aborts_loop = 0;     // snapshot isolation: the commit would close a dependency cycle
   uint64_t si_snapshots = 0;    // snapshots published (a warp's commits merged into one)
-  uint64_t si_version_waits = 0;  // publications deferred: every version was in use
-  uint64_t si_graph_edges = 0;    // dependency edges between the committed transactions
+  uint64_t si_version_waits = 0;      // publications deferred: every version was in use
+  uint64_t si_graph_edges = 0;        // dependency edges between the committed transactions
+  uint64_t aborts_single_writer = 0;  // SITM: another transaction writes the word
+  uint64_t aborts_si_full = 0;        // SITM: a table had no entry, or no transaction id was free
+  uint64_t si_loops_missed = 0;       // SITM: a commit closed a cycle post-dating had not reported
+                                      // (aborted by the model's exact graph, which hardware lacks)
+  uint64_t si_pd_edges = 0;           // SITM: edges posted to the post-dating unit
+  uint64_t si_pd_overflows = 0;       // SITM: logical-timestamp overflows (every try aborted)
+  uint64_t si_retained_max = 0;  // SITM: most committed transactions kept in the tables at once
 };
 
 /// One entry of the serialization order: a committed transaction or a non-transactional write
