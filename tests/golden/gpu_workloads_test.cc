@@ -70,7 +70,8 @@ TEST_P(GpuWorkload, EveryScaleBuildsAndDescribesItself) {
   // RBT450's 450 rounded up to whole warps) and `003_...` Table 3's (100, 200, 1 000, 100).
   const std::map<std::string, int> odd = {
       {"BinTree", 1024},    {"SpMV", 13024},      {"RBT180", 192},       {"RBT450", 480},
-      {"LinkedList1", 128}, {"LinkedList2", 224}, {"BinaryTree1", 1024}, {"BinaryTree2", 128}};
+      {"LinkedList1", 128}, {"LinkedList2", 224}, {"BinaryTree1", 1024}, {"BinaryTree2", 128},
+      {"RBTree1", 128},     {"RBTree2", 224}};
   const int paper = odd.count(GetParam()) != 0 ? odd.at(GetParam()) : 23040;
   EXPECT_EQ(info().make(Scale::kPaper, 1)->threads(), paper) << GetParam();
 }

@@ -37,31 +37,12 @@ class Bst : public Workload {
  public:
   Bst(int initial, int removes, int inserts, uint64_t seed)
       : initial_(initial), removes_(removes), inserts_(inserts) {
-    Rng rng(seed);
-    const int absent = std::max(0, removes - initial);
-    std::vector<uint32_t> keys = rng.Distinct(initial + inserts + absent, (1u << 30) - 1);
-    for (uint32_t& k : keys) {
-      ++k;  // 1 .. 2^30 - 1: below the root sentinel
-    }
-    initial_keys_.assign(keys.begin(), keys.begin() + initial);
-    // Thread roles in a random order: removes first (each initial key once, then absent keys),
-    // then inserts, over a shuffled thread order.
-    std::vector<int> order(static_cast<size_t>(threads()));
-    for (int t = 0; t < threads(); ++t) {
-      order[t] = t;
-    }
-    rng.Shuffle(order);
-    std::vector<uint32_t> removed = initial_keys_;
-    rng.Shuffle(removed);
-    key_.resize(order.size());
-    insert_node_.assign(order.size(), kNil);
-    for (int i = 0; i < removes; ++i) {
-      key_[order[i]] = i < initial ? removed[i] : keys[initial + inserts + (i - initial)];
-    }
-    for (int i = 0; i < inserts; ++i) {
-      const int t = order[removes + i];
-      key_[t] = keys[initial + i];
-      insert_node_[t] = Node(initial + i);
+    const TreeOps ops = MakeTreeOps(initial, removes, inserts, seed);
+    initial_keys_ = ops.initial_keys;
+    key_ = ops.key;
+    expect_ = ops.Final();
+    for (const int i : ops.insert) {
+      insert_node_.push_back(i < 0 ? kNil : Node(initial + i));
     }
   }
 
@@ -173,14 +154,7 @@ class Bst : public Workload {
               " times");
       }
     }
-    std::set<uint32_t> expect(initial_keys_.begin(), initial_keys_.end());
-    for (int t = 0; t < threads(); ++t) {
-      if (insert_node_[t] != kNil) {
-        expect.insert(key_[t]);
-      } else {
-        expect.erase(key_[t]);
-      }
-    }
+    const std::set<uint32_t>& expect = expect_;
     struct Visit {
       uint32_t node;
       uint64_t lo, hi;  // lo < key < hi
@@ -249,6 +223,7 @@ class Bst : public Workload {
   std::vector<uint32_t> initial_keys_;
   std::vector<uint32_t> key_;          // per thread: the key it removes or inserts
   std::vector<uint32_t> insert_node_;  // per thread: its node if it inserts, else nil
+  std::set<uint32_t> expect_;          // the keys the operations leave
 };
 
 }  // namespace

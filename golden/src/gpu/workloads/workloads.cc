@@ -90,6 +90,20 @@ WorkloadInfo LinkedListInfo(const char* name, int paper_threads, int small_threa
           }};
 }
 
+/// RBTree1 and RBTree2: `paper_ops` inserts and as many removes on a 1 000-key red-black tree,
+/// each rounded up so the threads fill whole warps; `small_ops` of each on 200 keys small.
+WorkloadInfo RbSetInfo(const char* name, int paper_ops, int small_ops) {
+  const int ops = (2 * paper_ops + 31) / 32 * 16;  // 64 for 50, 112 for 100
+  return {name, "003_ Table 3 (RSTM's red-black tree)",
+          std::to_string(paper_ops) + " inserts and " + std::to_string(paper_ops) +
+              " removes on a 1 000-key red-black tree (paper: " + std::to_string(2 * paper_ops) +
+              " threads)",
+          [ops, small_ops](Scale s, uint64_t seed) {
+            return s == Scale::kSmall ? detail::MakeRbSet(200, small_ops, small_ops, seed)
+                                      : detail::MakeRbSet(1000, ops, ops, seed);
+          }};
+}
+
 WorkloadInfo AtmInfo(const char* name, uint32_t accounts) {
   return {name, "000_ Table 2 (KILO TM's ATM)",
           "one transfer per thread between two of " + std::to_string(accounts) +
@@ -101,6 +115,51 @@ WorkloadInfo AtmInfo(const char* name, uint32_t accounts) {
 }
 
 }  // namespace
+
+namespace detail {
+
+TreeOps MakeTreeOps(int initial, int removes, int inserts, uint64_t seed) {
+  Rng rng(seed);
+  const int absent = std::max(0, removes - initial);
+  std::vector<uint32_t> keys = rng.Distinct(initial + inserts + absent, (1u << 30) - 1);
+  for (uint32_t& k : keys) {
+    ++k;
+  }
+  TreeOps ops;
+  ops.initial_keys.assign(keys.begin(), keys.begin() + initial);
+  const int threads = removes + inserts;
+  std::vector<int> order(static_cast<size_t>(threads));
+  for (int t = 0; t < threads; ++t) {
+    order[t] = t;
+  }
+  rng.Shuffle(order);
+  std::vector<uint32_t> removed = ops.initial_keys;
+  rng.Shuffle(removed);
+  ops.key.resize(order.size());
+  ops.insert.assign(order.size(), -1);
+  for (int i = 0; i < removes; ++i) {
+    ops.key[order[i]] = i < initial ? removed[i] : keys[initial + inserts + (i - initial)];
+  }
+  for (int i = 0; i < inserts; ++i) {
+    ops.key[order[removes + i]] = keys[initial + i];
+    ops.insert[order[removes + i]] = i;
+  }
+  return ops;
+}
+
+std::set<uint32_t> TreeOps::Final() const {
+  std::set<uint32_t> keys(initial_keys.begin(), initial_keys.end());
+  for (size_t t = 0; t < key.size(); ++t) {
+    if (insert[t] >= 0) {
+      keys.insert(key[t]);
+    } else {
+      keys.erase(key[t]);
+    }
+  }
+  return keys;
+}
+
+}  // namespace detail
 
 const std::vector<WorkloadInfo>& AllWorkloads() {
   static const std::vector<WorkloadInfo> all = {
@@ -149,6 +208,8 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
          return s == Scale::kSmall ? detail::MakeBst(200, 32, 32, seed)
                                    : detail::MakeBst(1000, 64, 64, seed);
        }},
+      RbSetInfo("RBTree1", 50, 32),
+      RbSetInfo("RBTree2", 100, 48),
   };
   return all;
 }

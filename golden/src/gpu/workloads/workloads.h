@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "htm/gpu/common.h"
@@ -27,6 +28,19 @@ inline void AddMissingKeys(Problems& p, const char* structure, int count,
         missing < keys.size() ? keys[missing] : 0, " of thread ", missing, " is missing");
 }
 
+/// The operations of `003_`'s tree workloads: a tree of `initial` distinct random keys (1 ..
+/// 2^30 - 1), then `removes` threads removing one key each (every initial key once, in random
+/// order, then absent keys) and `inserts` threads inserting a new key each, the roles spread
+/// over the threads at random.
+struct TreeOps {
+  std::vector<uint32_t> initial_keys;  // in random order
+  std::vector<uint32_t> key;           // per thread: the key it removes or inserts
+  std::vector<int> insert;             // per thread: which new key it inserts (0..), or -1
+  /// The keys left when every operation has been applied once.
+  std::set<uint32_t> Final() const;
+};
+TreeOps MakeTreeOps(int initial, int removes, int inserts, uint64_t seed);
+
 std::unique_ptr<Workload> MakeHashTable(int threads, uint32_t buckets, uint64_t seed);
 std::unique_ptr<Workload> MakeAtm(int threads, uint32_t accounts, uint64_t seed);
 /// `walk_in_tx`: the whole walk from the head in the transaction (`003_`'s Linked List), else
@@ -38,5 +52,8 @@ std::unique_ptr<Workload> MakeBst(int initial, int removes, int inserts, uint64_
 std::unique_ptr<Workload> MakeBinTree(int threads, uint64_t seed);
 std::unique_ptr<Workload> MakeSpMv(int threads, uint64_t seed);
 std::unique_ptr<Workload> MakeRbTree(int threads, uint64_t seed);
+/// `003_`'s Red Black Tree: a balanced red-black tree of `initial` keys; `removes` threads remove
+/// one of them each and `inserts` threads insert a new key each.
+std::unique_ptr<Workload> MakeRbSet(int initial, int removes, int inserts, uint64_t seed);
 
 }  // namespace htm::gpu::detail
