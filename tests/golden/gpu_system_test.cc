@@ -85,14 +85,14 @@ std::string Name(const ::testing::TestParamInfo<Param>& i) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Small, GpuSystem,
-                         ::testing::Combine(::testing::Values("HT1K", "HT512", "ATM25K", "ATM10K",
-                                                              "SpMV", "List", "BinTree", "RBT180",
-                                                              "RBT450", "LinkedList1",
-                                                              "LinkedList2", "BinaryTree1",
-                                                              "BinaryTree2", "RBTree1", "RBTree2"),
-                                            ::testing::ValuesIn(AllTmModes())),
-                         Name);
+INSTANTIATE_TEST_SUITE_P(
+    Small, GpuSystem,
+    ::testing::Combine(::testing::Values("HT1K", "HT512", "ATM25K", "ATM10K", "SpMV", "List",
+                                         "BinTree", "RBT180", "RBT450", "LinkedList1",
+                                         "LinkedList2", "BinaryTree1", "BinaryTree2", "RBTree1",
+                                         "RBTree2", "Vacation1", "Vacation2"),
+                       ::testing::ValuesIn(AllTmModes())),
+    Name);
 
 TEST(GpuSystemKiloTm, ConflictsAbortAndTheRingWraps) {
   auto w = FindWorkload("HT512")->make(Scale::kSmall, 3);

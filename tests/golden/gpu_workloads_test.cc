@@ -71,7 +71,7 @@ TEST_P(GpuWorkload, EveryScaleBuildsAndDescribesItself) {
   const std::map<std::string, int> odd = {
       {"BinTree", 1024},    {"SpMV", 13024},      {"RBT180", 192},       {"RBT450", 480},
       {"LinkedList1", 128}, {"LinkedList2", 224}, {"BinaryTree1", 1024}, {"BinaryTree2", 128},
-      {"RBTree1", 128},     {"RBTree2", 224}};
+      {"RBTree1", 128},     {"RBTree2", 224},     {"Vacation1", 160},    {"Vacation2", 160}};
   const int paper = odd.count(GetParam()) != 0 ? odd.at(GetParam()) : 23040;
   EXPECT_EQ(info().make(Scale::kPaper, 1)->threads(), paper) << GetParam();
 }

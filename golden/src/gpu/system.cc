@@ -140,8 +140,8 @@ MachineConfig Small() {
   m.cat.ways = 2;
   m.cat.batch = 3;
   m.si_versions = 3;  // fewer than the warps in a transaction: publications wait
-  m.wt.sets = 128;    // 384 writers and 1024 reader entries for 128 lanes in transactions
-  m.rl.sets = 256;
+  m.wt.sets = 128;    // 384 writers and 8192 reader entries for 128 lanes in transactions
+  m.rl.sets = 2048;   // a warp of Vacation2 reads about 100 words per lane
   return m;
 }
 
@@ -1274,7 +1274,7 @@ class Machine {
         hit->second = op.data;
       } else {
         th.writes.push_back({op.addr, op.data});
-        if (Ts()) {
+        if (Ts() && !th.doomed) {  // (an earlier lane of the group may have aborted it)
           TsWrite(t, op.addr);
         }
       }
@@ -1978,6 +1978,10 @@ class Machine {
   /// edge, writer -> reader when its version is in the try's snapshot, else reader -> writer.
   void TsRead(int t, uint32_t a) {
     Thread& th = threads_[t];
+    if (th.si_id < 0) {
+      Fail(Describe(t) + ": a transactional load without a transaction id");
+      return;
+    }
     const golden::RlResult r = rl_->Insert(a, static_cast<uint64_t>(th.si_id));
     if (r == golden::RlResult::kFull) {
       TsAbort(th, Thread::SiWhy::kFull);
@@ -2000,10 +2004,15 @@ class Machine {
     }
   }
 
-  /// A transactional store's first write of word a (§5): the try becomes its single writer
-  /// (another writer: the requester aborts) and every reader gives an edge reader -> writer.
+  /// A transactional store's first write of word a (§5): the try becomes its single writer (if
+  /// another transaction writes the word, running or committed, the requester aborts) and every
+  /// reader gives an edge reader -> writer.
   void TsWrite(int t, uint32_t a) {
     Thread& th = threads_[t];
+    if (th.si_id < 0) {
+      Fail(Describe(t) + ": a transactional store without a transaction id");
+      return;
+    }
     const golden::WriterTableOut w = WtOp(WtOp::kWrite, a, th.si_id);
     if (w.res_full != 0) {
       TsAbort(th, Thread::SiWhy::kFull);

@@ -210,6 +210,22 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
        }},
       RbSetInfo("RBTree1", 50, 32),
       RbSetInfo("RBTree2", 100, 48),
+      {"Vacation1", "003_ Table 3 (STAMP's Vacation)",
+       "add or delete one entry per thread in four red-black-tree tables of 500 entries (paper: "
+       "150 threads)",
+       [](Scale s, uint64_t seed) {
+         // 160 threads in whole warps.
+         return s == Scale::kSmall ? detail::MakeVacation(64, 60, false, 0, seed)
+                                   : detail::MakeVacation(160, 500, false, 0, seed);
+       }},
+      {"Vacation2", "003_ Table 3 (STAMP's Vacation)",
+       "one reservation (a flight, a room and a car) per thread for one of 5 customers, tables of "
+       "1 000 items (paper: 140 threads)",
+       [](Scale s, uint64_t seed) {
+         // 160 threads in whole warps.
+         return s == Scale::kSmall ? detail::MakeVacation(64, 100, true, 5, seed)
+                                   : detail::MakeVacation(160, 1000, true, 5, seed);
+       }},
   };
   return all;
 }

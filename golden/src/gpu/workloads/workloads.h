@@ -55,5 +55,9 @@ std::unique_ptr<Workload> MakeRbTree(int threads, uint64_t seed);
 /// `003_`'s Red Black Tree: a balanced red-black tree of `initial` keys; `removes` threads remove
 /// one of them each and `inserts` threads insert a new key each.
 std::unique_ptr<Workload> MakeRbSet(int initial, int removes, int inserts, uint64_t seed);
+/// `003_`'s Vacation: four tables of `entries`; reservations false: each thread adds or deletes
+/// an entry (Vacation1); true: each thread reserves for one of `customers` customers (Vacation2).
+std::unique_ptr<Workload> MakeVacation(int threads, int entries, bool reservations, int customers,
+                                       uint64_t seed);
 
 }  // namespace htm::gpu::detail
