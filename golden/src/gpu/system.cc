@@ -946,10 +946,17 @@ class Machine {
       if (store) {
         w.stores_out += wait ? 0 : 1;
       }
-      At(when, [this, wi, ts = std::move(ts), store, wait, atomic] {
-        for (const int t : ts) {
+      // The operations as issued: a store that does not wait has moved its thread on by the
+      // time the partition performs it.
+      std::vector<Op> ops;
+      for (const int t : ts) {
+        ops.push_back(threads_[t].lane->op());
+      }
+      At(when, [this, wi, ts = std::move(ts), ops = std::move(ops), store, wait, atomic] {
+        for (size_t i = 0; i < ts.size(); ++i) {
+          const int t = ts[i];
           Thread& th = threads_[t];
-          const Op& op = th.lane->op();
+          const Op& op = ops[i];
           const uint32_t old = mem_[op.addr];
           th.result = old;
           if (store) {

@@ -40,6 +40,9 @@ class Workload {
   virtual std::string Check(const std::vector<uint32_t>& mem) const = 0;
   /// One line: sizes and what a transaction does.
   virtual std::string Describe() const = 0;
+  /// True when every thread commits exactly one transaction (false: a thread loops over
+  /// transactions until the work is done, as GraphCut's contractions).
+  virtual bool OneTransactionPerThread() const { return true; }
 };
 
 struct WorkloadInfo {

@@ -210,6 +210,18 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
        }},
       RbSetInfo("RBTree1", 50, 32),
       RbSetInfo("RBTree2", 100, 48),
+      {"GraphCut1", "003_ Table 3 (Karger's minimum cut)",
+       "32 threads contract random edges of a 60-vertex, 180-edge graph to two vertices",
+       [](Scale s, uint64_t seed) {
+         return s == Scale::kSmall ? detail::MakeGraphCut(32, 40, 120, seed)
+                                   : detail::MakeGraphCut(32, 60, 180, seed);
+       }},
+      {"GraphCut2", "003_ Table 3 (Karger's minimum cut)",
+       "32 threads contract random edges of a 90-vertex, 270-edge graph to two vertices",
+       [](Scale s, uint64_t seed) {
+         return s == Scale::kSmall ? detail::MakeGraphCut(32, 45, 135, seed)
+                                   : detail::MakeGraphCut(32, 90, 270, seed);
+       }},
       {"Vacation1", "003_ Table 3 (STAMP's Vacation)",
        "add or delete one entry per thread in four red-black-tree tables of 500 entries (paper: "
        "150 threads)",

@@ -57,6 +57,8 @@ std::unique_ptr<Workload> MakeRbTree(int threads, uint64_t seed);
 std::unique_ptr<Workload> MakeRbSet(int initial, int removes, int inserts, uint64_t seed);
 /// `003_`'s Vacation: four tables of `entries`; reservations false: each thread adds or deletes
 /// an entry (Vacation1); true: each thread reserves for one of `customers` customers (Vacation2).
+/// `003_`'s GraphCut: Karger's contraction of a connected random graph down to two vertices.
+std::unique_ptr<Workload> MakeGraphCut(int threads, int vertices, int edges, uint64_t seed);
 std::unique_ptr<Workload> MakeVacation(int threads, int entries, bool reservations, int customers,
                                        uint64_t seed);
 
