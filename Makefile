@@ -2,7 +2,8 @@
 #
 # The two commands of the README, and the long flows:
 #   make run      set up, build, and run the htmsim suite: every workload under the papers' TM
-#                 configurations on the GPU-TM system model, each run checked, and the report
+#                 configurations on the GPU-TM system model, and the GPU-LocalTM workloads on
+#                 the compute-unit model, each run checked, and the report
 #                 ($(BUILD)/report/report.md) beside the papers' figures; ARGS adds options
 #   make lockstep the block lockstep regression (RTL against the golden models), with a summary
 #   make test     set up, build, and run the test suite (ctest, everything except long flows)

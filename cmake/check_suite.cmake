@@ -2,7 +2,8 @@
 # Test: htmsim suite, shortened. A passing suite exits 0 and writes the report, its plots and the
 # results; a suite with a failing run exits 1, still writes the report, and names the failure.
 file(REMOVE_RECURSE ${OUT})
-execute_process(COMMAND ${HTMSIM} suite --config small --scale small --jobs 2 --out ${OUT}/pass
+execute_process(COMMAND ${HTMSIM} suite --config small --scale small --jobs 2 --lds-benches VA
+                        --out ${OUT}/pass
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "htmsim suite failed (${rc}):\n${out}${err}")
@@ -21,11 +22,19 @@ foreach(want "## Early conflict resolution" "\\| HT1K \\| [0-9.]+x \\| [0-9.]+x 
         "## Snapshot isolation" "\\| LinkedList1 \\| [0-9.]+x \\| [0-9.]+x \\| [0-9.]+x \\| [0-9.]+; [0-9.]+; [0-9.]+ \\|"
         # snapshot isolation's runs passed their log check too
         "\\| BinaryTree2 \\| sitm-oracle \\| [0-9 ]+ \\|[^\n]* passed"
-        "\\| LinkedList2 \\| sitm \\| [0-9 ]+ \\|[^\n]* passed")
+        "\\| LinkedList2 \\| sitm \\| [0-9 ]+ \\|[^\n]* passed"
+        # the GPU-LocalTM suite ran and its report is included
+        "## GPU-LocalTM" "\\| VA-HC \\| [0-9]+ \\| [0-9.]+ \\|" "all passed")
   if(NOT md MATCHES "${want}")
     message(FATAL_ERROR "report.md lacks '${want}':\n${md}")
   endif()
 endforeach()
+if(NOT out MATCHES "GPU-LocalTM: ([0-9]+) of ([0-9]+) runs passed" OR NOT CMAKE_MATCH_1 EQUAL CMAKE_MATCH_2)
+  message(FATAL_ERROR "htmsim suite did not report every GPU-LocalTM run passing:\n${out}")
+endif()
+if(NOT EXISTS ${OUT}/pass/lds_results.md OR NOT EXISTS ${OUT}/pass/lds_results.csv)
+  message(FATAL_ERROR "the suite did not write lds_results.md and lds_results.csv")
+endif()
 foreach(f fig8_speedup.svg fig10_aborts.svg fig13_speedup.svg)
   file(READ ${OUT}/pass/${f} svg)
   if(NOT svg MATCHES "^<svg .*<rect .*</svg>\n$")

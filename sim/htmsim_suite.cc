@@ -28,7 +28,9 @@
 #include "cli_util.h"
 #include "htm/gpu/commit_log.h"
 #include "htm/gpu/system.h"
+#include "htm/lds/workloads.h"
 #include "htmsim_tm.h"
+#include "lds_suite.h"
 #include "svg_chart.h"
 
 namespace po = boost::program_options;
@@ -136,6 +138,7 @@ struct Report {
   std::vector<TmMode> modes;
   std::map<std::pair<std::string, TmMode>, Outcome> runs;
   double wall_seconds = 0;
+  std::optional<LdsSuite> lds;  // the GPU-LocalTM suite, when it ran
 
   const Outcome* Find(const std::string& w, TmMode t) const {
     auto it = runs.find({w, t});
@@ -653,6 +656,29 @@ void WriteSi(const Report& rep, std::ostream& md, BarChart* chart) {
   }
 }
 
+/// The GPU-LocalTM section: the LDS suite's own report (lds_results.md), one heading level down.
+void WriteLds(const Report& rep, std::ostream& md) {
+  md << "## GPU-LocalTM (`001_` chapter 5, `004_`)\n\n";
+  if (!rep.lds) {
+    md << "Not run (`--no-lds`, or a subset of workloads or configurations was asked for; "
+          "`--lds-benches` runs it).\n\n";
+    return;
+  }
+  md << "The thesis's LDS workloads (Table 5.7) on the compute-unit model, in both contention "
+        "levels, each run's final LDS state checked by its workload; also in lds_results.md "
+        "and lds_results.csv.\n\n";
+  std::istringstream in(rep.lds->markdown);
+  bool title = true;
+  for (std::string line; std::getline(in, line);) {
+    if (title && line.rfind("# ", 0) == 0) {
+      title = false;  // the LDS report's own title
+      continue;
+    }
+    md << (line.rfind("#", 0) == 0 ? "#" : "") << line << "\n";
+  }
+  md << "\n";
+}
+
 std::string ReportMarkdown(const Report& rep, BarChart* fig8, BarChart* fig10, BarChart* fig13) {
   std::ostringstream md;
   md << "# htmsim suite report\n\n"
@@ -663,9 +689,7 @@ std::string ReportMarkdown(const Report& rep, BarChart* fig8, BarChart* fig10, B
   WriteEcr(rep, md, fig8);
   WriteAborts(rep, md, fig10);
   WriteSi(rep, md, fig13);
-  md << "## GPU-LocalTM\n\n"
-     << "The LDS workloads run on the compute-unit model with their own suite "
-        "(`htm_lds suite`, docs/lds_results.md); they are not yet part of this suite.\n\n";
+  WriteLds(rep, md);
   WriteRuns(rep, md);
   return md.str();
 }
@@ -677,7 +701,8 @@ int Suite(int argc, char** argv) {
   std::string workload_list, tm_list;
   uint64_t seed = 1, max_cycles = 0;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  bool paper = false, keep_logs = false;
+  bool paper = false, keep_logs = false, no_lds = false;
+  std::string lds_list;
   po::options_description desc("Options of htmsim suite");
   desc.add_options()("help,h", "print this help and exit")(
       "config,c", po::value(&config)->default_value(config), "the machine: default or small")(
@@ -693,7 +718,11 @@ int Suite(int argc, char** argv) {
       "directory for report.md, the SVG plots, results.jsonl and results.csv")(
       "keep-logs", po::bool_switch(&keep_logs), "keep every run's commit log in OUT/logs")(
       "max-cycles", po::value(&max_cycles)->default_value(0),
-      "stop a run with an error after this many cycles (0: 200 000 000)");
+      "stop a run with an error after this many cycles (0: 200 000 000)")(
+      "lds-benches", po::value(&lds_list),
+      "GPU-LocalTM benchmarks to run on the compute-unit model, e.g. HT,IT (default: all of "
+      "them when no --workloads or --tm is given, else none)")("no-lds", po::bool_switch(&no_lds),
+                                                               "leave the GPU-LocalTM suite out");
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
@@ -704,7 +733,7 @@ int Suite(int argc, char** argv) {
   }
   if (vm.count("help")) {
     std::cout << "Usage: htmsim suite [--config C] [--scale S | --paper] [--workloads W,...]\n"
-                 "                    [--tm T,...] [--jobs N] [--out DIR]\n\n"
+                 "                    [--tm T,...] [--jobs N] [--out DIR] [--lds-benches B,...]\n\n"
                  "Runs every workload under the papers' TM configurations, checks each run (its\n"
                  "invariant, its serialization replay, its commit log through the independent\n"
                  "checker) and writes a report with the papers' figures beside ours.\n\n"
@@ -757,6 +786,18 @@ int Suite(int argc, char** argv) {
   } else {
     rep.modes = kSuiteModes;
   }
+  std::vector<std::string> lds_benches;
+  for (const std::string& b : SplitList(lds_list)) {
+    const auto& names = htm::lds::BenchmarkNames();
+    if (std::find(names.begin(), names.end(), b) == names.end()) {
+      std::cerr << "htmsim suite: unknown GPU-LocalTM benchmark '" << b
+                << "' (HT, IT, VA, GC, GA, KM, DB, QU)\n";
+      return 2;
+    }
+    lds_benches.push_back(b);
+  }
+  const bool run_lds =
+      !no_lds && (vm.count("lds-benches") != 0 || (vm.count("workloads") + vm.count("tm")) == 0);
   if (rep.workloads.empty() || rep.modes.empty()) {
     std::cerr << "htmsim suite: no workload or no TM configuration to run\n";
     return 2;
@@ -770,7 +811,9 @@ int Suite(int argc, char** argv) {
   rep.command = "htmsim suite --config " + rep.machine->name + " --scale " +
                 gpu::ToString(rep.scale) + " --seed " + std::to_string(seed) +
                 (vm.count("workloads") ? " --workloads " + workload_list : "") +
-                (vm.count("tm") ? " --tm " + tm_list : "");
+                (vm.count("tm") ? " --tm " + tm_list : "") +
+                (vm.count("lds-benches") ? " --lds-benches " + lds_list : "") +
+                (no_lds ? " --no-lds" : "");
 
   std::vector<Job> queue;
   for (const auto* w : rep.workloads) {
@@ -825,6 +868,15 @@ int Suite(int argc, char** argv) {
     std::cerr << "\r" << std::string(40, ' ') << "\r";
   }
   rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (run_lds) {
+    std::cout << "htmsim suite: the GPU-LocalTM suite on the compute-unit model\n";
+    rep.lds = RunLdsSuite(1, jobs, lds_benches, tty, rep.command);
+    std::cout << rep.lds->table << "  " << rep.lds->runs << " runs, " << rep.lds->failed
+              << " failed, " << Fixed(rep.lds->wall_seconds, 1) << " s wall\n";
+    for (const std::string& e : rep.lds->errors) {
+      std::cout << "  FAILED: " << e << "\n";
+    }
+  }
   size_t failed = 0;
   std::ostringstream jsonl, csv;
   csv << "workload,tm,config,scale,seed,ok";
@@ -856,6 +908,8 @@ int Suite(int argc, char** argv) {
       WriteFileAtomically((dir / "fig8_speedup.svg").string(), RenderSvg(fig8)) &&
       WriteFileAtomically((dir / "fig10_aborts.svg").string(), RenderSvg(fig10)) &&
       WriteFileAtomically((dir / "fig13_speedup.svg").string(), RenderSvg(fig13)) &&
+      (!rep.lds || (WriteFileAtomically((dir / "lds_results.md").string(), rep.lds->markdown) &&
+                    WriteFileAtomically((dir / "lds_results.csv").string(), rep.lds->csv))) &&
       WriteFileAtomically((dir / "report.md").string(), md);
   std::cout << "\n" << md;
   if (!written) {
@@ -863,8 +917,13 @@ int Suite(int argc, char** argv) {
     return 1;
   }
   std::cout << "htmsim suite: " << queue.size() - failed << " of " << queue.size()
-            << " runs passed; report in " << (dir / "report.md").string() << "\n";
-  return failed == 0 ? 0 : 1;
+            << " runs passed";
+  if (rep.lds) {
+    std::cout << "; GPU-LocalTM: " << rep.lds->runs - static_cast<size_t>(rep.lds->failed) << " of "
+              << rep.lds->runs << " runs passed";
+  }
+  std::cout << "; report in " << (dir / "report.md").string() << "\n";
+  return failed == 0 && (!rep.lds || rep.lds->failed == 0) ? 0 : 1;
 }
 
 }  // namespace htm::sim
