@@ -361,7 +361,8 @@ int main(int argc, char** argv) {
     for (std::string b; std::getline(ss, b, ',');) {
       const auto& names = htm::lds::BenchmarkNames();
       if (std::find(names.begin(), names.end(), b) == names.end()) {
-        std::cerr << "htm_lds: unknown benchmark '" << b << "' (HT, IT, VA, GC, GA, KM, DB, QU)\n";
+        std::cerr << "htm_lds: unknown benchmark '" << b << "' (" << htm::sim::LdsBenchNames()
+                  << ")\n";
         return 2;
       }
       benches.push_back(b);

@@ -790,8 +790,8 @@ int Suite(int argc, char** argv) {
   for (const std::string& b : SplitList(lds_list)) {
     const auto& names = htm::lds::BenchmarkNames();
     if (std::find(names.begin(), names.end(), b) == names.end()) {
-      std::cerr << "htmsim suite: unknown GPU-LocalTM benchmark '" << b
-                << "' (HT, IT, VA, GC, GA, KM, DB, QU)\n";
+      std::cerr << "htmsim suite: unknown GPU-LocalTM benchmark '" << b << "' (" << LdsBenchNames()
+                << ")\n";
       return 2;
     }
     lds_benches.push_back(b);

@@ -83,6 +83,14 @@ void RunAll(std::vector<LdsJob>& jobs, int n_threads, bool progress) {
 
 }  // namespace
 
+std::string LdsBenchNames() {
+  std::string s;
+  for (const std::string& b : htm::lds::BenchmarkNames()) {
+    s += (s.empty() ? "" : ", ") + b;
+  }
+  return s;
+}
+
 double Ratio(uint64_t a, uint64_t b) {
   return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b);
 }

@@ -52,6 +52,8 @@ struct LdsSuite {
   double sim_cycles = 0, cpu_seconds = 0, wall_seconds = 0;
   std::vector<std::string> errors;  // one per failed configuration
 };
+/// The benchmarks' names for messages: "HT, IT, VA, ...".
+std::string LdsBenchNames();
 /// Runs the suite: seeds 1..`seeds`, `jobs` at once, only `benches` when not empty (HT, IT, ...);
 /// `command` is the command line the report names.
 LdsSuite RunLdsSuite(int seeds, int jobs, const std::vector<std::string>& benches, bool progress,

@@ -8,6 +8,7 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <sstream>
 #include <stdexcept>
@@ -238,6 +239,34 @@ auto* FindLog(Log& log, uint32_t a) {
   return it == log.end() ? nullptr : &*it;
 }
 
+/// Items numbered by commit id, added in any order and released in commit-id order: an item is
+/// released once every older commit id has been added.
+template <class T>
+class InCidOrder {
+ public:
+  /// Adds the item of commit id `cid`; calls release(item) for it and every later item now in
+  /// order.
+  template <class Release>
+  void Add(uint64_t cid, T item, Release&& release) {
+    pending_[cid] = std::move(item);
+    while (!pending_.empty() && pending_.begin()->first == next_) {
+      auto node = pending_.extract(pending_.begin());
+      ++next_;
+      release(std::move(node.mapped()));
+    }
+  }
+  /// The oldest commit id not yet added.
+  uint64_t next() const { return next_; }
+  /// The oldest commit id added but held back by a missing older one, if any.
+  std::optional<uint64_t> held() const {
+    return pending_.empty() ? std::nullopt : std::optional<uint64_t>(pending_.begin()->first);
+  }
+
+ private:
+  std::map<uint64_t, T> pending_;
+  uint64_t next_ = 0;
+};
+
 /// Replays the serialization order as it is produced: checks every committed read against the
 /// replayed memory, names each read's writer, and hands the events to the log sink.
 class Serializer {
@@ -253,14 +282,11 @@ class Serializer {
   void Decided(uint64_t cid, bool committed, LogEvent e) {
     e.kind = LogEvent::Kind::kTx;
     e.cid = cid;
-    pending_[cid] = {committed, std::move(e)};
-    while (!pending_.empty() && pending_.begin()->first == next_cid_) {
-      auto node = pending_.extract(pending_.begin());
-      ++next_cid_;
-      if (node.mapped().first) {
-        Emit(std::move(node.mapped().second));
+    pending_.Add(cid, {committed, std::move(e)}, [this](std::pair<bool, LogEvent> x) {
+      if (x.first) {
+        Emit(std::move(x.second));
       }
-    }
+    });
   }
   /// A non-transactional write, at the time it is performed.
   void Write(int thread, uint64_t cycle, uint32_t addr, uint32_t value, bool atomic, uint32_t old) {
@@ -275,9 +301,9 @@ class Serializer {
     Emit(std::move(e));
   }
   bool Finish(const std::vector<uint32_t>& hw) {
-    if (!pending_.empty() && error_.empty()) {
-      error_ = "commit id " + std::to_string(pending_.begin()->first) +
-               " decided while an older one never was";
+    if (pending_.held() && error_.empty()) {
+      error_ =
+          "commit id " + std::to_string(*pending_.held()) + " decided while an older one never was";
     }
     if (error_.empty()) {
       for (size_t a = 0; a < hw.size(); ++a) {
@@ -344,9 +370,9 @@ class Serializer {
   std::vector<uint32_t> mem_;
   std::vector<int64_t> writer_;
   LogSink* sink_;
-  std::map<uint64_t, std::pair<bool, LogEvent>> pending_;
+  InCidOrder<std::pair<bool, LogEvent>> pending_;
   std::unordered_map<uint64_t, std::string> who_;
-  uint64_t next_cid_ = 0, next_id_ = 0;
+  uint64_t next_id_ = 0;
   std::string error_;
 };
 
@@ -2108,16 +2134,15 @@ class Machine {
   /// A committer is decided: its writes join the next snapshot once every older commit id is
   /// decided (a snapshot holds a prefix of the commit order, as the units wrote it).
   void SiDecided(const Committer& cm) {
-    si_pending_[cm.cid] = cm.committed ? std::make_pair(cm.node, threads_[cm.thread].writes)
-                                       : std::make_pair(int64_t{-1}, WordLog{});
-    while (!si_pending_.empty() && si_pending_.begin()->first == si_next_cid_) {
-      auto node = si_pending_.extract(si_pending_.begin());
-      ++si_next_cid_;
-      if (node.mapped().first >= 0) {
-        si_ready_.push_back(std::move(node.mapped()));
-      }
-    }
-    graph_->SetHorizon(SiGraph::Key{si_next_cid_, 0});
+    si_pending_.Add(cm.cid,
+                    cm.committed ? std::make_pair(cm.node, threads_[cm.thread].writes)
+                                 : std::make_pair(int64_t{-1}, WordLog{}),
+                    [this](std::pair<int64_t, WordLog> x) {
+                      if (x.first >= 0) {
+                        si_ready_.push_back(std::move(x));
+                      }
+                    });
+    graph_->SetHorizon(SiGraph::Key{si_pending_.next(), 0});
   }
 
   /// A warp's commit is complete, or snapshots were released: the commits ready become the
@@ -2184,9 +2209,9 @@ class Machine {
   std::vector<int> si_waiters_;               // warps waiting at TX_Begin (full tables)
   int si_tx_warps_ = 0;                       // warps in a transaction
   bool si_full_ = false, si_throttle_ = false;
-  std::map<uint64_t, std::pair<int64_t, WordLog>> si_pending_;  // decided, not yet in order
-  std::vector<std::pair<int64_t, WordLog>> si_ready_;           // in order, not yet published
-  uint64_t si_next_cid_ = 0, si_write_seq_ = 0;
+  InCidOrder<std::pair<int64_t, WordLog>> si_pending_;  // decided, released in cid order
+  std::vector<std::pair<int64_t, WordLog>> si_ready_;   // in order, not yet published
+  uint64_t si_write_seq_ = 0;
   std::vector<Thread> threads_;
   std::vector<Warp> warps_;
   std::vector<Core> cores_;

@@ -104,6 +104,19 @@ WorkloadInfo RbSetInfo(const char* name, int paper_ops, int small_ops) {
           }};
 }
 
+/// GraphCut1 and GraphCut2: the paper's 32 threads on a graph of `vertices` and `edges`; small:
+/// `small_vertices` and three edges per vertex (enough contractions for the fault tests).
+WorkloadInfo GraphCutInfo(const char* name, int vertices, int edges, int small_vertices) {
+  return {name, "003_ Table 3 (Karger's minimum cut)",
+          "32 threads contract random edges of a " + std::to_string(vertices) + "-vertex, " +
+              std::to_string(edges) + "-edge graph to two vertices",
+          [vertices, edges, small_vertices](Scale s, uint64_t seed) {
+            return s == Scale::kSmall
+                       ? detail::MakeGraphCut(32, small_vertices, 3 * small_vertices, seed)
+                       : detail::MakeGraphCut(32, vertices, edges, seed);
+          }};
+}
+
 WorkloadInfo AtmInfo(const char* name, uint32_t accounts) {
   return {name, "000_ Table 2 (KILO TM's ATM)",
           "one transfer per thread between two of " + std::to_string(accounts) +
@@ -210,18 +223,8 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
        }},
       RbSetInfo("RBTree1", 50, 32),
       RbSetInfo("RBTree2", 100, 48),
-      {"GraphCut1", "003_ Table 3 (Karger's minimum cut)",
-       "32 threads contract random edges of a 60-vertex, 180-edge graph to two vertices",
-       [](Scale s, uint64_t seed) {
-         return s == Scale::kSmall ? detail::MakeGraphCut(32, 40, 120, seed)
-                                   : detail::MakeGraphCut(32, 60, 180, seed);
-       }},
-      {"GraphCut2", "003_ Table 3 (Karger's minimum cut)",
-       "32 threads contract random edges of a 90-vertex, 270-edge graph to two vertices",
-       [](Scale s, uint64_t seed) {
-         return s == Scale::kSmall ? detail::MakeGraphCut(32, 45, 135, seed)
-                                   : detail::MakeGraphCut(32, 90, 270, seed);
-       }},
+      GraphCutInfo("GraphCut1", 60, 180, 40),
+      GraphCutInfo("GraphCut2", 90, 270, 45),
       {"Vacation1", "003_ Table 3 (STAMP's Vacation)",
        "add or delete one entry per thread in four red-black-tree tables of 500 entries (paper: "
        "150 threads)",
