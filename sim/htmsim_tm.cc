@@ -50,6 +50,9 @@ const char* TmSummary(gpu::TmMode t) {
              "and the Reader List";
     case gpu::TmMode::kSitmOracle:
       return "SITM_Oracle: snapshot isolation, write-write commit, exact dependency-loop aborts";
+    case gpu::TmMode::kFgl:
+      return "not TM: the workload's fine-grained-lock kernel (CAS spin locks), where it has one "
+             "(HT1K, HT512, ATM25K, ATM10K): KILO TM's baseline";
   }
   return "?";
 }
@@ -65,6 +68,8 @@ int List() {
     std::cout << "  " << std::left << std::setw(12) << gpu::ToString(t) << " " << TmSummary(t)
               << "\n";
   }
+  std::cout << "Baseline (--tm):\n  " << std::left << std::setw(12)
+            << gpu::ToString(gpu::TmMode::kFgl) << " " << TmSummary(gpu::TmMode::kFgl) << "\n";
   std::cout << "Machines (--config):\n";
   for (const auto& m : gpu::AllMachines()) {
     std::cout << "  " << std::left << std::setw(8) << m.name << " " << m.summary << "\n";
@@ -107,6 +112,14 @@ void PrintStats(const gpu::SystemStats& s, double seconds) {
   row("Pause-and-Go checks", s.pag_checks);
   row("Pause-and-Go check cycles", s.pag_cycles);
   row("lanes paused", s.pauses);
+  row("TCD read-only lanes", s.tcd_lanes);
+  row("  committed at the core", s.tcd_commits);
+  row("  written since (conflict)", s.tcd_conflicts);
+  row("  first read too old", s.tcd_stale);
+  row("TCD lookups", s.tcd_checks);
+  row("TCD table updates", s.tcd_updates);
+  row("TCD retirement wait cycles", s.tcd_wait_cycles);
+  row("TCD lookup cycles", s.tcd_walk_cycles);
   row("RCT messages", s.rct_messages);
   row("RCT deltas", s.rct_deltas);
   row("RCT increments lost", s.rct_lost);
@@ -143,7 +156,7 @@ std::string TmNames() {
   for (const TmMode t : gpu::AllTmModes()) {
     s += (s.empty() ? "" : ", ") + std::string(gpu::ToString(t));
   }
-  return s;
+  return s + ", or the baseline " + gpu::ToString(TmMode::kFgl);
 }
 
 std::vector<std::pair<const char*, uint64_t>> StatFields(const gpu::SystemStats& s) {
@@ -175,6 +188,14 @@ std::vector<std::pair<const char*, uint64_t>> StatFields(const gpu::SystemStats&
           {"pag_checks", s.pag_checks},
           {"pag_cycles", s.pag_cycles},
           {"pauses", s.pauses},
+          {"tcd_lanes", s.tcd_lanes},
+          {"tcd_commits", s.tcd_commits},
+          {"tcd_conflicts", s.tcd_conflicts},
+          {"tcd_stale", s.tcd_stale},
+          {"tcd_checks", s.tcd_checks},
+          {"tcd_updates", s.tcd_updates},
+          {"tcd_wait_cycles", s.tcd_wait_cycles},
+          {"tcd_walk_cycles", s.tcd_walk_cycles},
           {"rct_messages", s.rct_messages},
           {"rct_deltas", s.rct_deltas},
           {"rct_lost", s.rct_lost},
@@ -265,6 +286,12 @@ int Run(int argc, char** argv) {
   if (paper) {
     scale = Scale::kPaper;
   }
+  auto w = info->make(scale, seed);
+  if (tm == TmMode::kFgl && !w->HasLocks()) {
+    std::cerr << "htmsim run: " << info->name
+              << " has no fine-grained-lock version (fgl: HT1K, HT512, ATM25K, ATM10K)\n";
+    return 2;
+  }
   std::unique_ptr<AtomicFile> log_file, stats_file;
   if (!log_path.empty()) {
     log_file = std::make_unique<AtomicFile>(log_path);
@@ -280,7 +307,6 @@ int Run(int argc, char** argv) {
       return 2;
     }
   }
-  auto w = info->make(scale, seed);
   std::cout << "htmsim run: " << info->name << " (" << w->Describe() << ")\n  tm " << tm_name
             << ", machine " << machine->name << ", scale " << gpu::ToString(scale) << ", seed "
             << seed << "\n";

@@ -384,6 +384,7 @@ bool Runner::Decide(int v, const LdsTmOut& o, LdsTmIn& in) {
       return false;
     }
     case OpKind::kLatch:
+    case OpKind::kFence:  // local memory: every access is performed in order already
       ++r_.stats.instructions;
       w.ready_at = now_ + 1;
       resumed_ = true;

@@ -271,4 +271,28 @@ void SigRecencyRamModel::Tick(const SigRecencyRamIn& in) {
   }
 }
 
+void SigRecencyRamModel::IdleScrub(uint64_t k, uint64_t idx, uint64_t now) {
+  if (k == 0) {
+    return;
+  }
+  const uint64_t n = static_cast<uint64_t>(p_.slots_per_hash);
+  const uint64_t stale = uint64_t{1} << (p_.val_w - 2);
+  for (uint64_t s = 0; s < n; ++s) {
+    // The last step j < k that scrubs index s: (idx + j) mod n == s.
+    const uint64_t back = (idx + k - 1 + n - s % n) % n;  // steps from that visit to the last
+    if (back >= k) {
+      continue;  // not visited
+    }
+    const uint64_t j = k - 1 - back;
+    for (int h = 0; h < p_.num_hashes; ++h) {
+      Slot& slot = slots_[h * p_.slots_per_hash + s];
+      if (slot.valid && Age(now, slot.val) + j >= stale) {
+        slot.valid = false;
+      }
+    }
+  }
+  lkp_valid_ = lkp_found_ = false;
+  lkp_val_ = 0;
+}
+
 }  // namespace htm::golden

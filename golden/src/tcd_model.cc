@@ -118,4 +118,21 @@ void TcdModel::Tick(const TcdIn& in) {
   }
 }
 
+void TcdModel::Idle(uint64_t k) {
+  for (; k > 0 && (!bf_.ready() || k <= static_cast<uint64_t>(p_.slots_per_hash)); --k) {
+    Tick(TcdIn{});
+  }
+  if (k == 0) {
+    return;
+  }
+  // Ready and idle, every cycle scrubs one index (an idle cycle never forces nor skips one),
+  // and every valid time is younger than AgeBound < 2**(TsW-1) at each visit.
+  bf_.IdleScrub(k, static_cast<uint64_t>(scrub_ptr_), now_);
+  scrub_ptr_ = static_cast<int>((static_cast<uint64_t>(scrub_ptr_) + k) % p_.slots_per_hash);
+  scrub_cnt_ = 0;
+  since_q_ = 0;
+  chk_now_q_ = (now_ + k - 1) & LowMask(p_.ts_w);
+  now_ = (now_ + k) & LowMask(p_.ts_w);
+}
+
 }  // namespace htm::golden

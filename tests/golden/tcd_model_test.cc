@@ -7,6 +7,7 @@
 #include "htm/golden/tcd_model.h"
 
 #include <map>
+#include <random>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
@@ -67,6 +68,43 @@ TEST(TcdModel, NeverMissesAConflictInAnyConfiguration) {
     EXPECT_GT(real, 1000u);
     EXPECT_GT(reported - false_pos, 1000u);
     EXPECT_LT(false_pos, reported);
+  }
+}
+
+// Idle(k) (the system model's fast-forward) leaves the state k idle Ticks would: same outputs
+// then and for the checks and updates that follow, same filter slots, in every configuration,
+// for stretches shorter and longer than the scrub sweep and beyond the time's wrap.
+TEST(TcdModel, IdleIsTheSameAsIdleTicks) {
+  for (const auto& [name, p] : configs::htm_tcd::kAll) {
+    SCOPED_TRACE(std::string(name));
+    TcdModel fast(p), slow(p);
+    tb::TcdBench bench(p, 3);
+    std::mt19937_64 rng(5);
+    const uint64_t span = uint64_t{1} << p.ts_w;
+    for (int round = 0; round < 300; ++round) {
+      const int busy = static_cast<int>(rng() % 40);
+      for (int i = 0; i < busy; ++i) {
+        const TcdIn in = bench.Next();
+        ASSERT_EQ(fast.Eval(in), slow.Eval(in)) << "round " << round;
+        fast.Tick(in);
+        slow.Tick(in);
+      }
+      const uint64_t k = rng() % 4 == 0 ? rng() % (2 * span) : rng() % (3 * p.slots_per_hash);
+      fast.Idle(k);
+      for (uint64_t i = 0; i < k; ++i) {
+        slow.Tick(TcdIn{});
+      }
+      ASSERT_EQ(fast.Eval(TcdIn{}), slow.Eval(TcdIn{})) << "round " << round << ", k " << k;
+      for (int h = 0; h < p.num_hashes; ++h) {
+        for (int s = 0; s < p.slots_per_hash; ++s) {
+          uint64_t a = 0, b = 0;
+          ASSERT_EQ(fast.bloom().SlotValue(h, static_cast<uint64_t>(s), &a),
+                    slow.bloom().SlotValue(h, static_cast<uint64_t>(s), &b))
+              << "round " << round << ", k " << k << ", slot " << h << "/" << s;
+          ASSERT_EQ(a, b);
+        }
+      }
+    }
   }
 }
 

@@ -201,7 +201,7 @@ class Executor {
     const Lane& l = *items_[wi].lane;
     return Fail(Describe(wi) + ": a " + OpKindName(op.kind) +
                 " inside the transaction body begun at line " + PcText(l.tx_pc()) +
-                " (bodies hold no barrier, atomic or transaction)");
+                " (bodies hold no barrier, atomic, fence or transaction)");
   }
 
   /// Performs the pending operation of a ready thread.
@@ -210,8 +210,9 @@ class Executor {
     Item& it = items_[wi];
     Lane& l = *it.lane;
     const Op op = l.op();
-    if (l.in_tx() && (op.kind == OpKind::kBarrier || op.kind == OpKind::kAtomAdd ||
-                      op.kind == OpKind::kAtomCas || op.kind == OpKind::kTxBegin)) {
+    if (l.in_tx() &&
+        (op.kind == OpKind::kBarrier || op.kind == OpKind::kAtomAdd ||
+         op.kind == OpKind::kAtomCas || op.kind == OpKind::kTxBegin || op.kind == OpKind::kFence)) {
       return ForbiddenInBody(wi, op);
     }
     if (IsMemAccess(op.kind) && !CheckAddress(wi, op)) {
@@ -264,6 +265,9 @@ class Executor {
         it.wrote = false;
         it.last_reads = it.reads;
         it.reads = 0;
+        l.Resume();
+        break;
+      case OpKind::kFence:  // every access is performed when it is made
         l.Resume();
         break;
       case OpKind::kBarrier:

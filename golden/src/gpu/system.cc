@@ -40,6 +40,8 @@ const char* ToString(TmMode m) {
       return "sitm";
     case TmMode::kSitmOracle:
       return "sitm-oracle";
+    case TmMode::kFgl:
+      return "fgl";
   }
   return "?";
 }
@@ -56,6 +58,10 @@ const std::vector<TmMode>& AllTmModes() {
 }
 
 bool ParseTmMode(const std::string& name, TmMode* m) {
+  if (name == ToString(TmMode::kFgl)) {
+    *m = TmMode::kFgl;
+    return true;
+  }
   for (const TmMode t : AllTmModes()) {
     if (name == ToString(t)) {
       *m = t;
@@ -99,6 +105,13 @@ MachineConfig Paper() {
   m.cat = golden::CatParams{
       .addr_w = 30, .sets = 1024, .ways = 3, .num_ports = 4, .warp_size = 32, .batch = 8};
   m.pag = golden::PagCheckParams{.addr_w = 30, .warp_size = 32};
+  // WarpTM's last-written-time table (docs/htm_tcd.md): 128-byte chunks, 4 x 512 slots.
+  m.tcd = golden::TcdParams{.addr_w = 30,
+                            .chunk_shift = 5,
+                            .ts_w = 20,
+                            .num_hashes = 4,
+                            .slots_per_hash = 512,
+                            .scrub_interval = 256};
   // Snapshot isolation's tables at the paper's sizes (docs/si.md, 003_ 4.3): 3000 writers,
   // 87 856 reader entries, 1024 transaction ids and 24-bit logical timestamps.
   m.wt = golden::WriterTableParams{.addr_w = 30, .tx_w = 10, .sets = 1000, .ways = 3};
@@ -140,6 +153,11 @@ MachineConfig Small() {
   m.cat.sets = 8;
   m.cat.ways = 2;
   m.cat.batch = 3;
+  m.tcd.chunk_shift = 2;  // 16-byte chunks in a 2 x 16 filter: aliasing is frequent
+  m.tcd.ts_w = 12;        // stale after 1024 cycles
+  m.tcd.num_hashes = 2;
+  m.tcd.slots_per_hash = 16;
+  m.tcd.scrub_interval = 4;
   m.si_versions = 3;  // fewer than the warps in a transaction: publications wait
   m.wt.sets = 128;    // 384 writers and 8192 reader entries for 128 lanes in transactions
   m.rl.sets = 2048;   // a warp of Vacation2 reads about 100 words per lane
@@ -212,6 +230,9 @@ std::string CheckMachine(const MachineConfig& m) {
     return "the CAT must take 32-lane warps and the RCT's messages (the same Batch and AddrW), "
            "and look up the intra-warp detection's addresses (the same AddrW)";
   }
+  if (std::string err = golden::CheckTcdParams(m.tcd); !err.empty()) {
+    return "temporal conflict detection: " + err;
+  }
   if (std::string err = golden::CheckPagCheckParams(m.pag); !err.empty()) {
     return "Pause-and-Go check: " + err;
   }
@@ -283,10 +304,27 @@ class Serializer {
     e.kind = LogEvent::Kind::kTx;
     e.cid = cid;
     pending_.Add(cid, {committed, std::move(e)}, [this](std::pair<bool, LogEvent> x) {
-      if (x.first) {
+      if (gated_) {
+        ready_.push_back({true, x.first, std::move(x.second)});
+      } else if (x.first) {
         Emit(std::move(x.second));
       }
     });
+    Drain();
+  }
+  /// WarpTM's temporal conflict detection: transactions are replayed only once every commit id
+  /// below `upto` (Advance) may be; a read-only transaction committed at a core is placed just
+  /// before commit id `cid` (Before). Non-transactional writes keep their place behind the
+  /// transactions decided before them.
+  void Gate() { gated_ = true; }
+  void Advance(uint64_t upto) {
+    gate_ = upto;
+    Drain();
+  }
+  void Before(uint64_t cid, LogEvent e) {
+    e.kind = LogEvent::Kind::kTx;
+    e.cid = cid;
+    before_.emplace(cid, std::move(e));
   }
   /// A non-transactional write, at the time it is performed.
   void Write(int thread, uint64_t cycle, uint32_t addr, uint32_t value, bool atomic, uint32_t old) {
@@ -298,9 +336,19 @@ class Serializer {
       e.reads.push_back({addr, old, 0});
     }
     e.writes.push_back({addr, value});
+    if (!ready_.empty()) {
+      ready_.push_back({false, true, std::move(e)});
+      return;
+    }
     Emit(std::move(e));
   }
   bool Finish(const std::vector<uint32_t>& hw) {
+    gate_ = UINT64_MAX;
+    Drain();
+    for (auto& [cid, e] : before_) {  // placed after every commit id decided
+      Emit(std::move(e));
+    }
+    before_.clear();
     if (pending_.held() && error_.empty()) {
       error_ =
           "commit id " + std::to_string(*pending_.held()) + " decided while an older one never was";
@@ -333,6 +381,25 @@ class Serializer {
     }
     const auto it = who_.find(id);
     return "event " + std::to_string(id) + (it == who_.end() ? "" : " (" + it->second + ")");
+  }
+  /// Replays the ready events up to the gate.
+  void Drain() {
+    while (!ready_.empty()) {
+      Ready& r = ready_.front();
+      if (r.tx) {
+        if (r.e.cid >= gate_) {
+          return;
+        }
+        for (auto it = before_.begin(); it != before_.end() && it->first <= r.e.cid;) {
+          Emit(std::move(it->second));
+          it = before_.erase(it);
+        }
+      }
+      if (r.committed) {
+        Emit(std::move(r.e));
+      }
+      ready_.pop_front();
+    }
   }
   void Emit(LogEvent e, bool writers_given = false) {
     e.id = next_id_++;
@@ -371,6 +438,15 @@ class Serializer {
   std::vector<int64_t> writer_;
   LogSink* sink_;
   InCidOrder<std::pair<bool, LogEvent>> pending_;
+  // Gated replay (temporal conflict detection): events in order, waiting for the gate.
+  struct Ready {
+    bool tx, committed;
+    LogEvent e;
+  };
+  bool gated_ = false;
+  uint64_t gate_ = 0;
+  std::deque<Ready> ready_;
+  std::multimap<uint64_t, LogEvent> before_;  // read-only transactions, by the cid they precede
   std::unordered_map<uint64_t, std::string> who_;
   uint64_t next_id_ = 0;
   std::string error_;
@@ -392,6 +468,7 @@ struct Thread {
   int si_id = -1;  // SITM: the try's transaction id (its post-dating slot)
   std::vector<uint32_t> rl_words, wt_words;  // SITM: its entries in the Reader List, Writer Table
   uint64_t snap = 0;                         // snapshot isolation: the snapshot the try reads
+  uint64_t first_read = 0;    // WarpTM's TCD: when the try's first load left for memory
   std::vector<int64_t> seen;  // snapshot isolation: per read, the graph node of its version
   uint64_t tx_start = 0, tx_ops = 0;
   std::vector<std::pair<uint32_t, uint32_t>> reads;   // first read of each address
@@ -441,6 +518,10 @@ struct Warp {
   std::deque<int> serial_wait;  // serial mode: threads of the group not yet run
   int serial_active = -1;
   std::vector<std::unique_ptr<Committer>> committers;
+  // WarpTM's TCD: read-only lanes waiting for the core's temporal conflict detection, the
+  // commit ids that must retire first (those allocated before their commit), since when.
+  std::vector<int> tcd_lanes;
+  uint64_t tcd_need = 0, tcd_queued = 0;
 };
 
 struct Core {
@@ -466,6 +547,38 @@ struct EcrPort {
   int warp = -1;          // the warp being checked
   std::vector<IntraWarpCdIn> cmds;
   size_t next = 0;  // the command presented now
+  uint64_t start = 0;
+};
+
+/// WarpTM: a core's temporal conflict detection. Its copy of the last-written-time table (the
+/// golden htm_tcd) records every word written to memory, broadcast from the partitions with the
+/// interconnect's latency; the retirements of commit ids come the same way, behind the writes
+/// of the transactions they retire. A warp's read-only lanes wait until every commit id
+/// allocated before their commit has retired; then each read-log row is looked up (one lookup
+/// per chunk in the row, one a cycle), and a lane none of whose chunks was written since its
+/// first read commits here, serialized just before the oldest commit id not yet retired.
+struct TcdPort {
+  std::unique_ptr<golden::TcdModel> table;
+  uint64_t ticked = 0;  // the table has run every cycle before this one
+  struct Item {
+    uint64_t at;  // arrival
+    bool retire;  // a commit id retired, else a word written
+    uint64_t v;   // the commit id or the word address
+  };
+  std::deque<Item> in;
+  InCidOrder<char> retired;  // next(): the oldest commit id not known to be retired
+  std::deque<int> queue;     // warps whose read-only lanes wait
+  int warp = -1;             // the warp being looked up
+  uint64_t before = 0;       // its lanes are serialized before this commit id
+  struct Check {
+    uint32_t addr;
+    uint64_t since;  // the earliest first read of the lanes
+    uint64_t lanes;
+    bool conflict = false;
+  };
+  std::vector<Check> checks;
+  size_t next = 0, answered = 0;
+  int res = -1;  // the check answered next cycle
   uint64_t start = 0;
 };
 
@@ -568,6 +681,13 @@ class Machine {
       rct_pending_.assign(m_.partitions, 0);
       cat_chan_ = std::make_unique<golden::CatChannel>(m_.cores, m_.icnt_latency);
     }
+    if (Tcd()) {
+      tcd_.resize(m_.cores);
+      for (TcdPort& p : tcd_) {
+        p.table = std::make_unique<golden::TcdModel>(m_.tcd);
+      }
+      serial_->Gate();
+    }
     cu_in_.resize(m_.partitions);
     vr_.resize(m_.partitions);
     cw_.resize(m_.partitions);
@@ -591,6 +711,7 @@ class Machine {
         active |= IssueCore(c);
         active |= StepCore(c);
         active |= SendCommitMessages(c);
+        active |= StepTcd(c);
       }
       if (now_ % 2 == 0) {
         for (int u = 0; u < m_.partitions && error_.empty(); ++u) {
@@ -620,7 +741,8 @@ class Machine {
       for (int t = w.first; t < w.first + 32; ++t) {
         current_ = t;
         threads_[t].lane = std::make_unique<Lane>(t, 32, w_.threads());
-        threads_[t].lane->Start(w_.Kernel(*threads_[t].lane));
+        Lane& lane = *threads_[t].lane;
+        lane.Start(tm_ == TmMode::kFgl ? w_.LockKernel(lane) : w_.Kernel(lane));
         Settle(t);
       }
     }
@@ -655,6 +777,11 @@ class Machine {
         return true;
       }
     }
+    for (const TcdPort& p : tcd_) {
+      if (p.warp >= 0 || p.res >= 0 || TcdTurn(p)) {
+        return true;
+      }
+    }
     return false;
   }
 
@@ -683,6 +810,14 @@ class Machine {
             }
           }
         }
+      }
+    }
+    for (const TcdPort& p : tcd_) {
+      if (!p.in.empty()) {
+        next = std::min(next, std::max(p.in.front().at, now_));
+      }
+      if (p.warp < 0 && !p.queue.empty()) {
+        next = std::min(next, std::max(TcdStale(warps_[p.queue.front()]), now_));
       }
     }
     if (Working()) {
@@ -868,9 +1003,9 @@ class Machine {
         return 1;
       }
       if (op.kind == OpKind::kBarrier || op.kind == OpKind::kAtomAdd ||
-          op.kind == OpKind::kAtomCas || op.kind == OpKind::kTxBegin) {
+          op.kind == OpKind::kAtomCas || op.kind == OpKind::kTxBegin || op.kind == OpKind::kFence) {
         Fail(Describe(g[0]) + ": a " + OpKindName(op.kind) +
-             " inside a transaction body (bodies hold no barrier, atomic or transaction)");
+             " inside a transaction body (bodies hold no barrier, atomic, fence or transaction)");
         return 1;
       }
     }
@@ -880,6 +1015,13 @@ class Machine {
         w.ready_at = now_ + static_cast<uint64_t>(std::max(1, op.count));
         return 1;
       case OpKind::kLatch:
+        ResumeAll(g);
+        w.ready_at = now_ + 1;
+        return 1;
+      case OpKind::kFence:
+        if (w.stores_out > 0) {
+          return 0;  // the warp's earlier stores are not all performed yet
+        }
         ResumeAll(g);
         w.ready_at = now_ + 1;
         return 1;
@@ -1022,6 +1164,9 @@ class Machine {
   /// dependency graph and a version of the newest snapshot (such writes are ordered after the
   /// commit ids given out so far; the replay flags one that races with a transaction's commit).
   void NonTxWrite(int t, uint32_t addr, uint32_t value, bool atomic, uint32_t old) {
+    if (Tcd()) {
+      TcdBroadcast(false, addr);
+    }
     if (!Si()) {
       serial_->Write(t, now_, addr, value, atomic, old);
       return;
@@ -1052,6 +1197,10 @@ class Machine {
 
   int TxBegin(int wi, const std::vector<int>& g) {
     Warp& w = warps_[wi];
+    if (tm_ == TmMode::kFgl) {
+      Fail(Describe(g[0]) + ": a transaction in the fine-grained-lock kernel");
+      return 1;
+    }
     if (w.stores_out > 0) {
       return 0;  // the warp's earlier stores are performed before its transaction begins
     }
@@ -1265,6 +1414,10 @@ class Machine {
       w.ready_at = now_ + 1;
       return 1;
     }
+    for (const int t : to_mem) {
+      Thread& th = threads_[t];
+      th.first_read = th.reads.empty() ? now_ : th.first_read;
+    }
     auto lines = Lines(to_mem);
     w.pending = static_cast<int>(lines.size());
     w.group = live;
@@ -1342,11 +1495,15 @@ class Machine {
   }
 
   /// WarpTM and its variants: the intra-warp conflict detection in every warp's commit.
-  bool Iwcd() const { return tm_ != TmMode::kSerial && tm_ != TmMode::kKiloTm && !Si(); }
+  bool Iwcd() const {
+    return tm_ != TmMode::kSerial && tm_ != TmMode::kKiloTm && tm_ != TmMode::kFgl && !Si();
+  }
   /// Snapshot isolation: versioned memory, write-write commit, the dependency graph.
   bool Si() const { return IsSi(tm_); }
   /// SITM_TS: the Writer Table, the Reader List and post-dating detect the loops.
   bool Ts() const { return tm_ == TmMode::kSitm; }
+  /// WarpTM's temporal conflict detection: read-only lanes may commit at the core.
+  bool Tcd() const { return Iwcd() && m_.tcd_on; }
   /// Early-Abort: the intra-warp detection also aborts the lanes that hit the CAT.
   bool EaEn() const { return tm_ == TmMode::kWarpTmEa || tm_ == TmMode::kWarpTmEaPg; }
   /// Pause-and-Go: transactional loads and stores are checked against the CAT.
@@ -1504,55 +1661,255 @@ class Machine {
   }
 
   /// The log walker: each sending lane gets a commit id (in lane order) and its log is queued
-  /// for the commit units; lanes that send nothing are decided at once in FinishCommit.
+  /// for the commit units; lanes that send nothing are decided at once in FinishCommit. With
+  /// WarpTM's temporal conflict detection, read-only lanes go to it first.
   void SendLogs(int wi) {
     Warp& w = warps_[wi];
+    const uint64_t need = next_cid_;  // the commit ids allocated before this commit
     for (const int t : w.tx) {
       Thread& th = threads_[t];
       if (!Sends(t)) {
         continue;
       }
-      auto cm = std::make_unique<Committer>();
-      cm->thread = t;
-      cm->warp = wi;
-      cm->core = w.core;
-      cm->cid = next_cid_++;
-      cm->links.resize(m_.partitions);
-      std::vector<std::vector<Msg>> words(m_.partitions);
-      if (Si()) {
-        // Write-write only: each written word is validated against the value its snapshot had,
-        // so a unit fails the try when a commit since its snapshot changed the word.
-        for (const auto& [a, v] : th.writes) {
-          words[PartitionOf(a)].push_back({CuMsg::kReadSet, a, smem_->At(a, th.snap).value});
+      if (Tcd() && th.writes.empty()) {
+        ++stats_.tcd_lanes;
+        if (now_ - th.first_read < tcd_[w.core].table->StaleAge()) {
+          w.tcd_lanes.push_back(t);
+          continue;
         }
+        ++stats_.tcd_stale;  // the table would call it a conflict
       }
-      for (const auto& [a, v] : Si() ? WordLog{} : th.reads) {
-        words[PartitionOf(a)].push_back({CuMsg::kReadSet, a, v});
-      }
-      for (const auto& [a, v] : th.writes) {
-        words[PartitionOf(a)].push_back({CuMsg::kWriteSet, a, v});
-        cm->links[PartitionOf(a)].writes = true;
-      }
-      for (int u = 0; u < m_.partitions; ++u) {
-        if (words[u].size() > static_cast<size_t>(m_.cu.buf_words)) {
-          Fail(Describe(t) + ": the transaction begun at line " + PcText(th.lane->tx_pc()) +
-               " has a log of " + std::to_string(words[u].size()) + " words for commit unit " +
-               std::to_string(u) + ", whose buffer holds " + std::to_string(m_.cu.buf_words) +
-               " (BufWords): it can never commit");
-          return;
-        }
-        Committer::Link& l = cm->links[u];
-        l.involved = !words[u].empty();
-        l.q.assign(words[u].begin(), words[u].end());
-        l.q.push_back({l.involved ? CuMsg::kDoneFill : CuMsg::kSkip});
-      }
-      by_cid_[cm->cid & LowMask(m_.cu.cid_w)] = cm.get();
-      w.committers.push_back(std::move(cm));
+      SendLog(wi, t);
+    }
+    if (!w.tcd_lanes.empty()) {
+      w.tcd_need = need;
+      w.tcd_queued = now_;
       ++w.pending;
+      tcd_[w.core].queue.push_back(wi);
     }
     if (w.pending == 0) {
       FinishCommit(wi);
     }
+  }
+
+  /// Thread t's log goes to the commit units with the next commit id.
+  void SendLog(int wi, int t) {
+    Warp& w = warps_[wi];
+    Thread& th = threads_[t];
+    auto cm = std::make_unique<Committer>();
+    cm->thread = t;
+    cm->warp = wi;
+    cm->core = w.core;
+    cm->cid = next_cid_++;
+    cm->links.resize(m_.partitions);
+    std::vector<std::vector<Msg>> words(m_.partitions);
+    if (Si()) {
+      // Write-write only: each written word is validated against the value its snapshot had,
+      // so a unit fails the try when a commit since its snapshot changed the word.
+      for (const auto& [a, v] : th.writes) {
+        words[PartitionOf(a)].push_back({CuMsg::kReadSet, a, smem_->At(a, th.snap).value});
+      }
+    }
+    for (const auto& [a, v] : Si() ? WordLog{} : th.reads) {
+      words[PartitionOf(a)].push_back({CuMsg::kReadSet, a, v});
+    }
+    for (const auto& [a, v] : th.writes) {
+      words[PartitionOf(a)].push_back({CuMsg::kWriteSet, a, v});
+      cm->links[PartitionOf(a)].writes = true;
+    }
+    for (int u = 0; u < m_.partitions; ++u) {
+      if (words[u].size() > static_cast<size_t>(m_.cu.buf_words)) {
+        Fail(Describe(t) + ": the transaction begun at line " + PcText(th.lane->tx_pc()) +
+             " has a log of " + std::to_string(words[u].size()) + " words for commit unit " +
+             std::to_string(u) + ", whose buffer holds " + std::to_string(m_.cu.buf_words) +
+             " (BufWords): it can never commit");
+        return;
+      }
+      Committer::Link& l = cm->links[u];
+      l.involved = !words[u].empty();
+      l.q.assign(words[u].begin(), words[u].end());
+      l.q.push_back({l.involved ? CuMsg::kDoneFill : CuMsg::kSkip});
+    }
+    by_cid_[cm->cid & LowMask(m_.cu.cid_w)] = cm.get();
+    w.committers.push_back(std::move(cm));
+    ++w.pending;
+  }
+
+  // ---- WarpTM's temporal conflict detection -----------------------------------------------------
+  /// A word written to memory (v: its address) or a commit id retired (v: the id) reaches every
+  /// core's table after the interconnect's latency, in the order sent.
+  void TcdBroadcast(bool retire, uint64_t v) {
+    for (TcdPort& p : tcd_) {
+      p.in.push_back({now_ + static_cast<uint64_t>(m_.icnt_latency), retire, v});
+    }
+  }
+
+  /// The first queued warp may start its lookups: every commit id allocated before its commit
+  /// has retired, or its lanes waited so long that their first reads are stale.
+  bool TcdTurn(const TcdPort& p) const {
+    if (p.warp >= 0 || p.queue.empty()) {
+      return false;
+    }
+    const Warp& w = warps_[p.queue.front()];
+    return p.retired.next() >= w.tcd_need || now_ >= TcdStale(w);
+  }
+  /// When the first read of every one of warp w's waiting lanes is stale (the table would call
+  /// it a conflict, and a time older than the table's wrap would alias to a young one).
+  uint64_t TcdStale(const Warp& w) const {
+    uint64_t newest = 0;
+    for (const int t : w.tcd_lanes) {
+      newest = std::max(newest, threads_[t].first_read);
+    }
+    return newest + tcd_[w.core].table->StaleAge();
+  }
+
+  /// The lookups of warp wi's read-only lanes: per read-log row, one per chunk.
+  std::vector<TcdPort::Check> TcdChecks(int wi) const {
+    const Warp& w = warps_[wi];
+    const golden::TcdModel& table = *tcd_[w.core].table;
+    const uint64_t mask = LowMask(m_.tcd.ts_w);
+    std::vector<TcdPort::Check> checks;
+    for (size_t i = 0;; ++i) {
+      const size_t row = checks.size();
+      bool any = false;
+      for (const int t : w.tcd_lanes) {
+        const Thread& th = threads_[t];
+        if (i >= th.reads.size()) {
+          continue;
+        }
+        any = true;
+        const uint32_t a = th.reads[i].first;
+        const uint64_t since = th.first_read & mask;
+        const auto it = std::find_if(
+            checks.begin() + static_cast<std::ptrdiff_t>(row), checks.end(),
+            [&](const TcdPort::Check& c) { return table.Chunk(c.addr) == table.Chunk(a); });
+        const uint64_t bit = uint64_t{1} << (t - w.first);
+        if (it == checks.end()) {
+          checks.push_back({a, since, bit});
+        } else {
+          it->lanes |= bit;
+          // The earlier first read (modulo the table's time: both are younger than StaleAge).
+          if (((table.now() - since) & mask) > ((table.now() - it->since) & mask)) {
+            it->since = since;
+          }
+        }
+      }
+      if (!any) {
+        return checks;
+      }
+    }
+  }
+
+  /// One cycle of core c's temporal conflict detection.
+  bool StepTcd(int c) {
+    if (tcd_.empty()) {
+      return false;
+    }
+    TcdPort& p = tcd_[c];
+    golden::TcdModel& table = *p.table;
+    bool active = false;
+    while (!p.in.empty() && p.in.front().at <= now_ && p.in.front().retire) {
+      p.retired.Add(p.in.front().v, 0, [](char) {});
+      p.in.pop_front();
+      TcdGate();
+      active = true;
+    }
+    const bool update = !p.in.empty() && p.in.front().at <= now_;
+    if (!update && p.warp < 0 && p.res < 0 && !TcdTurn(p)) {
+      return active;  // an idle cycle for the table: run later, with the others, by Idle()
+    }
+    table.Idle(now_ - p.ticked);
+    golden::TcdIn in;
+    if (update) {
+      in.upd_valid = 1;
+      in.upd_addr = p.in.front().v & LowMask(m_.tcd.addr_w);
+    }
+    if (TcdTurn(p)) {
+      p.warp = p.queue.front();
+      p.queue.pop_front();
+      stats_.tcd_wait_cycles += now_ - warps_[p.warp].tcd_queued;
+      p.before = p.retired.next();
+      // Lanes whose first read became stale while they waited go to the commit units.
+      Warp& w = warps_[p.warp];
+      std::erase_if(w.tcd_lanes, [&](int t) {
+        if (now_ - threads_[t].first_read < table.StaleAge()) {
+          return false;
+        }
+        ++stats_.tcd_stale;
+        SendLog(p.warp, t);
+        return true;
+      });
+      p.checks = TcdChecks(p.warp);
+      p.next = p.answered = 0;
+      p.start = now_;
+    }
+    if (p.warp >= 0 && p.next < p.checks.size()) {
+      in.chk_valid = 1;
+      in.chk_addr = p.checks[p.next].addr & LowMask(m_.tcd.addr_w);
+      in.chk_since = p.checks[p.next].since;
+    }
+    const golden::TcdOut out = table.Eval(in);
+    if ((out.res_valid != 0) != (p.res >= 0)) {
+      Fail("core " + std::to_string(c) + "'s temporal conflict detection answered out of turn");
+      return true;
+    }
+    if (out.res_valid) {
+      p.checks[static_cast<size_t>(p.res)].conflict = out.res_conflict != 0;
+      ++p.answered;
+      p.res = -1;
+    }
+    if (in.upd_valid && out.upd_ready) {
+      p.in.pop_front();
+      ++stats_.tcd_updates;
+    }
+    if (in.chk_valid && out.chk_ready) {
+      p.res = static_cast<int>(p.next++);
+      ++stats_.tcd_checks;
+    }
+    table.Tick(in);
+    p.ticked = now_ + 1;
+    if (p.warp >= 0 && p.answered == p.checks.size()) {
+      FinishTcd(c);
+    }
+    return true;
+  }
+
+  /// Core c's lookups of a warp are answered: its lanes whose chunks were not written since
+  /// their first read commit here; the others go to the commit units.
+  void FinishTcd(int c) {
+    TcdPort& p = tcd_[c];
+    const int wi = p.warp;
+    p.warp = -1;
+    Warp& w = warps_[wi];
+    stats_.tcd_walk_cycles += now_ + 1 - p.start;
+    uint64_t failed = 0;
+    for (const TcdPort::Check& k : p.checks) {
+      failed |= k.conflict ? k.lanes : 0;
+    }
+    for (const int t : w.tcd_lanes) {
+      if ((failed >> (t - w.first)) & 1) {
+        ++stats_.tcd_conflicts;
+        SendLog(wi, t);
+      } else {
+        ++stats_.tcd_commits;
+        serial_->Before(p.before, TxEvent(t));
+      }
+    }
+    w.tcd_lanes.clear();
+    TcdGate();
+    if (--w.pending == 0) {
+      FinishCommit(wi);
+    }
+  }
+
+  /// The serialization replay may pass every commit id that every core knows retired, but not
+  /// the place of the lanes being looked up.
+  void TcdGate() {
+    uint64_t gate = UINT64_MAX;
+    for (const TcdPort& p : tcd_) {
+      gate = std::min(gate, p.warp >= 0 ? p.before : p.retired.next());
+    }
+    serial_->Advance(gate);
   }
 
   /// The message committer `cm` wants to send to unit u now, if any.
@@ -1640,6 +1997,9 @@ class Machine {
     if (!cw_[u].empty() && cw_[u].front().due <= now_) {
       in.cw_ack_valid = 1;
       mem_[cw_[u].front().addr] = cw_[u].front().data;
+      if (Tcd()) {
+        TcdBroadcast(false, cw_[u].front().addr);
+      }
       cw_[u].pop_front();
     }
     CommitUnitModel& unit = units_[u];
@@ -1785,6 +2145,9 @@ class Machine {
       }
     }
     cm.decided = true;
+    if (Tcd()) {
+      TcdBroadcast(true, cm.cid);
+    }
     if (Si()) {
       SiDecided(cm);
     } else {
@@ -2216,6 +2579,7 @@ class Machine {
   std::vector<Warp> warps_;
   std::vector<Core> cores_;
   std::vector<EcrPort> ecr_;            // WarpTM: one per core
+  std::vector<TcdPort> tcd_;            // WarpTM's TCD: one per core
   std::vector<golden::RctModel> rcts_;  // Early-Abort: one per commit unit
   std::vector<uint64_t> rct_pending_;   // deltas an RCT emitted and has not sent yet
   bool rct_working_[64] = {};
@@ -2243,6 +2607,9 @@ RunResult RunSystem(const MachineConfig& m, TmMode tm, Workload& w, const RunOpt
   }
   if (m.partitions > 64) {
     throw std::invalid_argument("machine '" + m.name + "': at most 64 partitions");
+  }
+  if (tm == TmMode::kFgl && !w.HasLocks()) {
+    throw std::invalid_argument("the workload has no fine-grained-lock version (fgl)");
   }
   Machine machine(m, tm, w, opt);
   return machine.Run();

@@ -108,6 +108,11 @@ class SigRecencyRamModel {
   /// The answer a lookup of `addr` against `now` would give now: found, and the oldest value.
   bool Lookup(uint64_t addr, uint64_t now, uint64_t* val) const;
   bool ready() const { return !init_; }
+  /// Fast-forward: the state after `k` ready cycles with no insert and no lookup that each
+  /// scrub one index, from `idx` at time `now` on (idx + j at now + j, wrapping), computed per
+  /// slot from its last visit. Exact while every valid value stays younger than 2**(ValW-1)
+  /// until its visit (the scrub schedules that keep modular ages ordered guarantee it).
+  void IdleScrub(uint64_t k, uint64_t idx, uint64_t now);
   /// Slot `idx` of table `h`: false when invalid, else true with its value in *val.
   bool SlotValue(int h, uint64_t idx, uint64_t* val) const {
     const Slot& s = slots_[h * p_.slots_per_hash + idx];

@@ -30,6 +30,9 @@ class TcdModel {
   void Reset();
   TcdOut Eval(const TcdIn& in) const;
   void Tick(const TcdIn& in);
+  /// The same state as `k` calls of Tick(TcdIn{}) (no update, no check), in time independent of
+  /// k once the table is ready: for the system model's idle stretches.
+  void Idle(uint64_t k);
 
   /// A `since` this old or older is always a conflict; stored times are scrubbed from here.
   uint64_t StaleAge() const { return uint64_t{1} << (p_.ts_w - 2); }
@@ -38,6 +41,7 @@ class TcdModel {
   uint64_t now() const { return now_; }
   uint64_t Chunk(uint64_t addr) const;
   const TcdParams& params() const { return p_; }
+  const SigRecencyRamModel& bloom() const { return bf_; }
 
  private:
   static const TcdParams& Checked(const TcdParams& p);

@@ -53,6 +53,7 @@ enum class OpKind : uint8_t {
   kCompute,   // `count` ALU instructions
   kBarrier,   // work-group barrier
   kLatch,     // a loop's back-edge branch (see Latch())
+  kFence,     // memory fence: the thread's earlier stores are performed first (see Fence())
   kTxBegin,   // waits to start (or restart) its transaction body
   kTxCommit,  // the body finished; waits for TX_Commit
   kDone,      // the kernel returned
@@ -77,6 +78,8 @@ inline const char* OpKindName(OpKind k) {
       return "barrier";
     case OpKind::kLatch:
       return "latch";
+    case OpKind::kFence:
+      return "fence";
     case OpKind::kTxBegin:
       return "TX_Begin";
     case OpKind::kTxCommit:
@@ -240,6 +243,13 @@ class Lane {
   /// latch, after the ones still in the body, which is where a SIMT stack reconverges them.
   OpAwaiter Latch(std::source_location loc = std::source_location::current()) {
     return {this, {OpKind::kLatch, ProgramPoint(loc), 0, 0, 0, 0}};
+  }
+
+  /// A memory fence (CUDA's __threadfence): the thread goes on once every store it issued
+  /// before is performed, so a lock's release is not seen before the writes it protects.
+  /// Outside transaction bodies only.
+  OpAwaiter Fence(std::source_location loc = std::source_location::current()) {
+    return {this, {OpKind::kFence, ProgramPoint(loc), 0, 0, 0, 0}};
   }
 
   /// Runs `body` as a transaction until a try commits.

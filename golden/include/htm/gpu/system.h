@@ -25,6 +25,9 @@
 //           sitm-oracle below; loops are detected as the paper does, by the golden Writer Table
 //           (single writer per word), Scalable Reader List and post-dating unit, and a loop or
 //           a refused entry aborts the transaction that made the access (docs/htmsim.md).
+//   fgl     the baseline the KILO TM paper compares with: the workload's kernel written with
+//           fine-grained locks (compare-and-swap spin locks, a fence before each release) and
+//           no transactions, for the workloads that have one (Workload::HasLocks).
 //   sitm-oracle  snapshot isolation (`003_...` §3-6, SITM_Oracle): each try reads the snapshot
 //           that was newest at its TX_Begin from the multi-version memory (htm/gpu/si.h); the
 //           commit units check the write set only (first committer wins, no read log, no
@@ -54,6 +57,7 @@
 #include "htm/golden/postdate_model.h"
 #include "htm/golden/rct_model.h"
 #include "htm/golden/reader_list_model.h"
+#include "htm/golden/tcd_model.h"
 #include "htm/golden/writer_table_model.h"
 #include "htm/gpu/workload.h"
 
@@ -67,14 +71,15 @@ enum class TmMode : uint8_t {
   kWarpTmPg,
   kWarpTmEaPg,
   kSitm,
-  kSitmOracle
+  kSitmOracle,
+  kFgl  // not a TM configuration: the workload's fine-grained-lock kernel (a baseline)
 };
 /// Snapshot isolation: multi-version memory, write-write commit.
 bool IsSi(TmMode m);
 const char* ToString(TmMode m);
-/// Every TM configuration, in the papers' order of comparison.
+/// Every TM configuration, in the papers' order of comparison (not the fgl baseline).
 const std::vector<TmMode>& AllTmModes();
-/// False when `name` is not a TM configuration.
+/// False when `name` is neither a TM configuration nor "fgl".
 bool ParseTmMode(const std::string& name, TmMode* m);
 
 struct MachineConfig {
@@ -92,10 +97,14 @@ struct MachineConfig {
   int alloc_retry = 100;         // cycles before a core asks again after AllocFail
   uint64_t max_tx_ops = 100000;  // operations of one try before it is treated as a zombie
   golden::CommitUnitParams cu;   // each partition's commit unit
-  golden::IntraWarpCdParams iwcd;    // each core's intra-warp conflict detection (WarpTM)
-  golden::RctParams rct;             // each commit unit's reference count table (Early-Abort)
-  golden::CatParams cat;             // each core's conflict address table (Early-Abort)
-  golden::PagCheckParams pag;        // each core's Pause-and-Go check
+  golden::IntraWarpCdParams iwcd;  // each core's intra-warp conflict detection (WarpTM)
+  golden::RctParams rct;           // each commit unit's reference count table (Early-Abort)
+  golden::CatParams cat;           // each core's conflict address table (Early-Abort)
+  golden::PagCheckParams pag;      // each core's Pause-and-Go check
+  // WarpTM's temporal conflict detection: each core's copy of the last-written-time table; off,
+  // read-only transactions go to the commit units as in KILO TM.
+  golden::TcdParams tcd;
+  bool tcd_on = true;
   int si_versions = 8;               // snapshot isolation: concurrently active versions
   golden::WriterTableParams wt;      // SITM: the Writer Table
   golden::ReaderListTableParams rl;  // SITM: the Scalable Reader List
@@ -120,29 +129,38 @@ struct SystemStats {
   uint64_t aborts_zombie = 0;      // an access outside memory or an endless try: inconsistent reads
   uint64_t aborts_intra_warp = 0;  // WarpTM: a conflict with a lower lane of the same warp
   uint64_t aborts_early = 0;       // Early-Abort: the CAT hit (and no intra-warp conflict)
-  uint64_t read_only_commits = 0;  // committed without a commit unit (no reads, no writes)
+  uint64_t read_only_commits = 0;  // committed without a commit unit (no writes, and no reads
+                                   // or, under SI and WarpTM's TCD, a read-only one)
   uint64_t tx_cycles = 0;          // cycles of committed tries, from TX_Begin to the decision
   uint64_t wasted_cycles = 0;      // cycles of aborted tries
   uint64_t tx_limit_stalls = 0;    // times a warp waited at TX_Begin (token or per-core limit)
   uint64_t cu_messages = 0;        // core -> commit unit messages (Alloc, log words, DoneFill, ...)
   uint64_t cu_alloc_fails = 0;
-  uint64_t cu_busy_cycles = 0;  // commit-unit cycles with busy set, summed over the units
-  uint64_t cu_cycles = 0;       // commit-unit cycles, summed over the units
-  uint64_t iwcd_warps = 0;      // WarpTM: warp commits through the intra-warp conflict detection
-  uint64_t iwcd_cycles = 0;     // cycles from a warp's turn there to its outcome, summed
-  uint64_t rct_messages = 0;    // Early-Abort: RCT messages, each broadcast to every core's CAT
-  uint64_t rct_deltas = 0;      // deltas in them
-  uint64_t rct_lost = 0;        // increments the RCTs could not count (queue, set full, saturated)
-  uint64_t cat_lookups = 0;     // lanes looked up in the CATs
-  uint64_t cat_hits = 0;        // of them, hits
-  uint64_t cat_drops = 0;       // deltas a CAT dropped (set full)
-  uint64_t pag_checks = 0;      // Pause-and-Go: transactional accesses through the check
-  uint64_t pag_cycles = 0;      // cycles from a warp's turn there to the decision, summed
-  uint64_t pauses = 0;          // lanes paused
-  uint64_t ea_left = 0;         // entries the RCTs and CATs hold at the end (0: they agree)
-  uint64_t log_events = 0;      // committed transactions and non-transactional writes replayed
-  uint64_t aborts_loop = 0;     // snapshot isolation: the commit would close a dependency cycle
-  uint64_t si_snapshots = 0;    // snapshots published (a warp's commits merged into one)
+  uint64_t cu_busy_cycles = 0;   // commit-unit cycles with busy set, summed over the units
+  uint64_t cu_cycles = 0;        // commit-unit cycles, summed over the units
+  uint64_t iwcd_warps = 0;       // WarpTM: warp commits through the intra-warp conflict detection
+  uint64_t iwcd_cycles = 0;      // cycles from a warp's turn there to its outcome, summed
+  uint64_t rct_messages = 0;     // Early-Abort: RCT messages, each broadcast to every core's CAT
+  uint64_t rct_deltas = 0;       // deltas in them
+  uint64_t rct_lost = 0;         // increments the RCTs could not count (queue, set full, saturated)
+  uint64_t cat_lookups = 0;      // lanes looked up in the CATs
+  uint64_t cat_hits = 0;         // of them, hits
+  uint64_t cat_drops = 0;        // deltas a CAT dropped (set full)
+  uint64_t pag_checks = 0;       // Pause-and-Go: transactional accesses through the check
+  uint64_t pag_cycles = 0;       // cycles from a warp's turn there to the decision, summed
+  uint64_t tcd_lanes = 0;        // WarpTM TCD: read-only lanes offered to it
+  uint64_t tcd_commits = 0;      // of them, committed at the core
+  uint64_t tcd_conflicts = 0;    // sent to the commit units: a chunk read was written since
+  uint64_t tcd_stale = 0;        // sent to the commit units unchecked: the first read too old
+  uint64_t tcd_checks = 0;       // table lookups (one per chunk per read-log row)
+  uint64_t tcd_updates = 0;      // commit writes recorded, summed over the cores' tables
+  uint64_t tcd_wait_cycles = 0;  // cycles warps waited for the older commit ids to retire
+  uint64_t tcd_walk_cycles = 0;  // cycles from the start of a warp's lookups to its outcome
+  uint64_t pauses = 0;           // lanes paused
+  uint64_t ea_left = 0;          // entries the RCTs and CATs hold at the end (0: they agree)
+  uint64_t log_events = 0;       // committed transactions and non-transactional writes replayed
+  uint64_t aborts_loop = 0;      // snapshot isolation: the commit would close a dependency cycle
+  uint64_t si_snapshots = 0;     // snapshots published (a warp's commits merged into one)
   uint64_t si_version_waits = 0;      // publications deferred: every version was in use
   uint64_t si_graph_edges = 0;        // dependency edges between the committed transactions
   uint64_t aborts_single_writer = 0;  // SITM: another transaction writes the word

@@ -43,6 +43,11 @@ class Workload {
   /// True when every thread commits exactly one transaction (false: a thread loops over
   /// transactions until the work is done, as GraphCut's contractions).
   virtual bool OneTransactionPerThread() const { return true; }
+  /// True when the workload also has a kernel with fine-grained locks instead of transactions
+  /// (the KILO TM paper's FGL baseline); Check() then holds for it too.
+  virtual bool HasLocks() const { return false; }
+  /// That kernel (called only when HasLocks()).
+  virtual Task LockKernel(Lane& l) { return Kernel(l); }
 };
 
 struct WorkloadInfo {

@@ -5,10 +5,12 @@
 // the amount from a read-only table and both balances, and writes both balances. The fewer
 // accounts, the more conflicts.
 //
-// Memory: balance[accounts], then amount[16] (never written).
+// Memory: balance[accounts], then amount[16] (never written), then a lock per account (the
+// fine-grained-lock kernel's; 0 free).
 // Check: every account ends at its initial balance plus what the threads moved in minus what they
 // moved out (modulo 2^32). The result does not depend on the order of the transfers, so a lost, a
 // duplicated or a torn transfer shows as a wrong balance; money is conserved as a consequence.
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -44,6 +46,7 @@ class Atm : public Workload {
   std::vector<uint32_t> Init() override {
     std::vector<uint32_t> mem = initial_;
     mem.insert(mem.end(), amounts_.begin(), amounts_.end());
+    mem.resize(mem.size() + accounts_, 0);
     return mem;
   }
 
@@ -58,6 +61,33 @@ class Atm : public Workload {
       co_await t.Store(x.from, from - amount);
       co_await t.Store(x.to, to + amount);
     });
+  }
+
+  // The FGL baseline: the two accounts' locks, the lower account first; when the second is
+  // held, the first is released and the thread tries again.
+  bool HasLocks() const override { return true; }
+  Task LockKernel(Lane& l) override {
+    const Transfer x = transfers_[l.tid()];
+    const uint32_t first = Lock(std::min(x.from, x.to)), second = Lock(std::max(x.from, x.to));
+    co_await l.Compute(4);
+    for (;;) {
+      if (co_await l.Cas(first, 0, 1) == 0) {
+        if (co_await l.Cas(second, 0, 1) == 0) {
+          const uint32_t amount = co_await l.Load(accounts_ + x.amount);
+          const uint32_t from = co_await l.Load(x.from);
+          const uint32_t to = co_await l.Load(x.to);
+          co_await l.Compute(2);
+          co_await l.Store(x.from, from - amount);
+          co_await l.Store(x.to, to + amount);
+          co_await l.Fence();
+          co_await l.Store(second, 0);
+          co_await l.Store(first, 0);
+          break;
+        }
+        co_await l.Store(first, 0);
+      }
+      co_await l.Latch();
+    }
   }
 
   std::string Check(const std::vector<uint32_t>& mem) const override {
@@ -78,6 +108,11 @@ class Atm : public Workload {
         p.Add("the read-only amount ", i, " changed to ", mem[accounts_ + i]);
       }
     }
+    for (uint32_t a = 0; a < accounts_; ++a) {
+      if (mem[Lock(a)] != 0) {
+        p.Add("the lock of account ", a, " is still held");
+      }
+    }
     return p.str();
   }
 
@@ -89,6 +124,7 @@ class Atm : public Workload {
   }
 
  private:
+  uint32_t Lock(uint32_t account) const { return accounts_ + kAmounts + account; }
   struct Transfer {
     uint32_t from, to, amount;
   };

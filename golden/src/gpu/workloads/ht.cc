@@ -5,7 +5,8 @@
 // bucket's head and count, links its node in front and writes the node's key and next, the head
 // and the count. The fewer buckets, the more conflicts.
 //
-// Memory: head[buckets], count[buckets], then a node {key, next} per thread.
+// Memory: head[buckets], count[buckets], then a node {key, next} per thread, then a lock per
+// bucket (the fine-grained-lock kernel's; 0 free).
 // Check: every key is in exactly one list, in the bucket its hash names; every list ends (no
 // cycle, no pointer outside the nodes); every count equals its list's length.
 #include <sstream>
@@ -26,7 +27,7 @@ class HashTable : public Workload {
   int threads() const override { return threads_; }
 
   std::vector<uint32_t> Init() override {
-    std::vector<uint32_t> mem(NodeBase() + 2 * threads_, 0);
+    std::vector<uint32_t> mem(LockBase() + buckets_, 0);
     for (uint32_t b = 0; b < buckets_; ++b) {
       mem[b] = kNil;
     }
@@ -49,6 +50,29 @@ class HashTable : public Workload {
       co_await t.Store(b, node);
       co_await t.Store(buckets_ + b, count + 1);
     });
+  }
+
+  // The FGL baseline: a spin lock per bucket around the same accesses.
+  bool HasLocks() const override { return true; }
+  Task LockKernel(Lane& l) override {
+    const uint32_t key = keys_[l.tid()];
+    const uint32_t b = Hash(key);
+    const uint32_t node = Node(l.tid());
+    co_await l.Compute(8);  // the hash
+    for (;;) {
+      if (co_await l.Cas(LockBase() + b, 0, 1) == 0) {
+        const uint32_t head = co_await l.Load(b);
+        const uint32_t count = co_await l.Load(buckets_ + b);
+        co_await l.Store(node, key);
+        co_await l.Store(node + 1, head);
+        co_await l.Store(b, node);
+        co_await l.Store(buckets_ + b, count + 1);
+        co_await l.Fence();
+        co_await l.Store(LockBase() + b, 0);
+        break;
+      }
+      co_await l.Latch();
+    }
   }
 
   std::string Check(const std::vector<uint32_t>& mem) const override {
@@ -84,6 +108,11 @@ class HashTable : public Workload {
         p.Add("key ", keys_[t], " of thread ", t, " is in no bucket");
       }
     }
+    for (uint32_t b = 0; b < buckets_; ++b) {
+      if (mem[LockBase() + b] != 0) {
+        p.Add("the lock of bucket ", b, " is still held");
+      }
+    }
     return p.str();
   }
 
@@ -98,6 +127,7 @@ class HashTable : public Workload {
   uint32_t Hash(uint32_t key) const { return (key * 2654435761u >> 7) % buckets_; }
   uint32_t NodeBase() const { return 2 * buckets_; }
   uint32_t Node(int t) const { return NodeBase() + 2 * static_cast<uint32_t>(t); }
+  uint32_t LockBase() const { return NodeBase() + 2 * static_cast<uint32_t>(threads_); }
 
   const int threads_;
   const uint32_t buckets_;
