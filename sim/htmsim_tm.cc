@@ -38,7 +38,7 @@ const char* TmSummary(gpu::TmMode t) {
     case gpu::TmMode::kKiloTm:
       return "KILO TM: value-based validation in the commit units";
     case gpu::TmMode::kWarpTm:
-      return "WarpTM: KILO TM with intra-warp conflict detection";
+      return "WarpTM: KILO TM with intra-warp and temporal conflict detection";
     case gpu::TmMode::kWarpTmEa:
       return "WarpTM with Early-Abort (RCTs and CATs)";
     case gpu::TmMode::kWarpTmPg:

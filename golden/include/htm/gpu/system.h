@@ -12,7 +12,9 @@
 //           commit-id order.
 //   warptm  WarpTM: KILO TM, and before a warp's logs leave the core, the core's intra-warp
 //           conflict detection (the golden htm_intra_warp_cd model, stepped through its ports
-//           at the core clock) aborts the lanes that conflict with a lower lane of the same warp.
+//           at the core clock) aborts the lanes that conflict with a lower lane of the same warp;
+//           read-only lanes commit at the core when its temporal conflict detection (the golden
+//           htm_tcd) finds nothing they read written since, once the older commit ids retired.
 //   warptm-ea  WarpTM with Early-Abort (`000_...` §4): each commit unit's RCT (golden htm_rct)
 //           counts the words of the transactions it holds and broadcasts 0<->1 changes to every
 //           core's CAT (golden htm_cat); the intra-warp detection also looks each logged word up
