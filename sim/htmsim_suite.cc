@@ -901,7 +901,7 @@ int Suite(int argc, char** argv) {
       if (gpu::IsSi(t) && vm.count("tm") == 0 && !FromPaper(*w, "003_")) {
         continue;  // by default, snapshot isolation runs on its paper's workloads
       }
-      if (t == TmMode::kFgl && !w->make(gpu::Scale::kSmall, 1)->HasLocks()) {
+      if (t == TmMode::kFgl && !HasLockKernel(*w)) {
         continue;  // the baseline runs where the workload has a lock kernel
       }
       queue.push_back(Job{w, t});
@@ -909,7 +909,8 @@ int Suite(int argc, char** argv) {
   }
   if (queue.empty()) {
     std::cerr << "htmsim suite: nothing to run (the fgl baseline runs only where a workload has a "
-                 "fine-grained-lock version: HT1K, HT512, ATM25K, ATM10K)\n";
+                 "fine-grained-lock version: "
+              << LockWorkloadNames() << ")\n";
     return 2;
   }
   std::error_code ec;

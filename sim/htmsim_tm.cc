@@ -51,8 +51,8 @@ const char* TmSummary(gpu::TmMode t) {
     case gpu::TmMode::kSitmOracle:
       return "SITM_Oracle: snapshot isolation, write-write commit, exact dependency-loop aborts";
     case gpu::TmMode::kFgl:
-      return "not TM: the workload's fine-grained-lock kernel (CAS spin locks), where it has one "
-             "(HT1K, HT512, ATM25K, ATM10K): KILO TM's baseline";
+      return "not TM: the workload's fine-grained-lock kernel (CAS spin locks), where it has one: "
+             "KILO TM's baseline";
   }
   return "?";
 }
@@ -69,7 +69,8 @@ int List() {
               << "\n";
   }
   std::cout << "Baseline (--tm):\n  " << std::left << std::setw(12)
-            << gpu::ToString(gpu::TmMode::kFgl) << " " << TmSummary(gpu::TmMode::kFgl) << "\n";
+            << gpu::ToString(gpu::TmMode::kFgl) << " " << TmSummary(gpu::TmMode::kFgl) << " ("
+            << LockWorkloadNames() << ")\n";
   std::cout << "Machines (--config):\n";
   for (const auto& m : gpu::AllMachines()) {
     std::cout << "  " << std::left << std::setw(8) << m.name << " " << m.summary << "\n";
@@ -147,6 +148,20 @@ std::string WorkloadNames() {
   std::string s;
   for (const auto& w : gpu::AllWorkloads()) {
     s += (s.empty() ? "" : ", ") + w.name;
+  }
+  return s;
+}
+
+bool HasLockKernel(const gpu::WorkloadInfo& w) {
+  return w.make(Scale::kSmall, 1)->HasLocks();
+}
+
+std::string LockWorkloadNames() {
+  std::string s;
+  for (const auto& w : gpu::AllWorkloads()) {
+    if (HasLockKernel(w)) {
+      s += (s.empty() ? "" : ", ") + w.name;
+    }
   }
   return s;
 }
@@ -286,12 +301,12 @@ int Run(int argc, char** argv) {
   if (paper) {
     scale = Scale::kPaper;
   }
-  auto w = info->make(scale, seed);
-  if (tm == TmMode::kFgl && !w->HasLocks()) {
+  if (tm == TmMode::kFgl && !HasLockKernel(*info)) {
     std::cerr << "htmsim run: " << info->name
-              << " has no fine-grained-lock version (fgl: HT1K, HT512, ATM25K, ATM10K)\n";
+              << " has no fine-grained-lock version (fgl: " << LockWorkloadNames() << ")\n";
     return 2;
   }
+  auto w = info->make(scale, seed);
   std::unique_ptr<AtomicFile> log_file, stats_file;
   if (!log_path.empty()) {
     log_file = std::make_unique<AtomicFile>(log_path);

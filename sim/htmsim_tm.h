@@ -23,6 +23,10 @@ int Suite(int argc, char** argv);
 /// The workloads' and the TM configurations' names, comma-separated, for messages.
 std::string WorkloadNames();
 std::string TmNames();
+/// True when the workload has a fine-grained-lock kernel (the fgl baseline); the names of
+/// those that have one, comma-separated.
+bool HasLockKernel(const gpu::WorkloadInfo& w);
+std::string LockWorkloadNames();
 
 /// What a run was: the names in its statistics record.
 struct RunLabel {

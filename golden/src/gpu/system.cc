@@ -1673,7 +1673,7 @@ class Machine {
       }
       if (Tcd() && th.writes.empty()) {
         ++stats_.tcd_lanes;
-        if (now_ - th.first_read < tcd_[w.core].table->StaleAge()) {
+        if (now_ < TcdStaleAt(t)) {
           w.tcd_lanes.push_back(t);
           continue;
         }
@@ -1756,11 +1756,15 @@ class Machine {
   /// When the first read of every one of warp w's waiting lanes is stale (the table would call
   /// it a conflict, and a time older than the table's wrap would alias to a young one).
   uint64_t TcdStale(const Warp& w) const {
-    uint64_t newest = 0;
+    uint64_t last = 0;
     for (const int t : w.tcd_lanes) {
-      newest = std::max(newest, threads_[t].first_read);
+      last = std::max(last, TcdStaleAt(t));
     }
-    return newest + tcd_[w.core].table->StaleAge();
+    return last;
+  }
+  /// When thread t's first read becomes stale for its core's table.
+  uint64_t TcdStaleAt(int t) const {
+    return threads_[t].first_read + tcd_[warps_[t / 32].core].table->StaleAge();
   }
 
   /// The lookups of warp wi's read-only lanes: per read-log row, one per chunk.
@@ -1832,7 +1836,7 @@ class Machine {
       // Lanes whose first read became stale while they waited go to the commit units.
       Warp& w = warps_[p.warp];
       std::erase_if(w.tcd_lanes, [&](int t) {
-        if (now_ - threads_[t].first_read < table.StaleAge()) {
+        if (now_ < TcdStaleAt(t)) {
           return false;
         }
         ++stats_.tcd_stale;
