@@ -36,8 +36,8 @@
 #include "htm/configs/htm_lds_tm.h"
 #include "htm/golden/lds_bank_model.h"
 #include "htm/golden/lds_tm_model.h"
-#include "htm/lds/cu_model.h"
-#include "htm/lds/workloads.h"
+#include "htm/machine/lds/cu_model.h"
+#include "htm/workloads/lds/workloads.h"
 #include "lds_suite.h"
 
 namespace po = boost::program_options;

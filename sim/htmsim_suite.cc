@@ -26,9 +26,9 @@
 #include <unistd.h>
 
 #include "cli_util.h"
-#include "htm/gpu/commit_log.h"
-#include "htm/gpu/system.h"
-#include "htm/lds/workloads.h"
+#include "htm/machine/gpu/commit_log.h"
+#include "htm/machine/gpu/system.h"
+#include "htm/workloads/lds/workloads.h"
 #include "htmsim_tm.h"
 #include "lds_suite.h"
 #include "svg_chart.h"

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "cli_util.h"
-#include "htm/gpu/commit_log.h"
-#include "htm/gpu/system.h"
+#include "htm/machine/gpu/commit_log.h"
+#include "htm/machine/gpu/system.h"
 
 namespace po = boost::program_options;
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "htm/gpu/system.h"
+#include "htm/machine/gpu/system.h"
 
 namespace htm::sim {
 

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "htm/configs/htm_lds_tm.h"
-#include "htm/lds/workloads.h"
+#include "htm/workloads/lds/workloads.h"
 
 namespace htm::sim {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "htm/golden/lds_tm_model.h"
-#include "htm/lds/cu_model.h"
+#include "htm/machine/lds/cu_model.h"
 
 namespace htm::sim {
 

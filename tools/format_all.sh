@@ -14,7 +14,7 @@ cf="${1:-clang-format}"
 mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.h' '*.cc' '*.cpp' '*.inc' \
   2>/dev/null || true)
 if ((${#files[@]} == 0)); then
-  mapfile -t files < <(find golden tb sim tests -name '*.h' -o -name '*.cc' -o -name '*.inc')
+  mapfile -t files < <(find golden workloads machine tb sim tests -name '*.h' -o -name '*.cc' -o -name '*.inc')
 fi
 if ((check)); then
   "$cf" --dry-run --Werror "${files[@]}"

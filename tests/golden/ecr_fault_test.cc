@@ -23,18 +23,20 @@
 #include "htm/configs/htm_cat.h"
 #include "htm/configs/htm_intra_warp_cd.h"
 #include "htm/configs/htm_rct.h"
-#include "htm/golden/cat_channel.h"
 #include "htm/golden/cat_model.h"
-#include "htm/golden/ecr_core.h"
 #include "htm/golden/intra_warp_cd_model.h"
 #include "htm/golden/pag_check_model.h"
 #include "htm/golden/rct_model.h"
+#include "htm/machine/gpu/cat_channel.h"
+#include "htm/machine/gpu/ecr_core.h"
 #include "htm/tb/benches/intra_warp_cd_bench.h"
 #include "htm/tb/benches/pag_check_bench.h"
 #include "htm/tb/stimulus.h"
 
 namespace htm::golden {
 namespace {
+using gpu::CatChannel;
+using gpu::EcrCore;
 
 using Msg = std::vector<uint64_t>;  // packed deltas
 

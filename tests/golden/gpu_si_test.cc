@@ -12,8 +12,8 @@
 #include <gtest/gtest.h>
 
 #include "htm/golden/si_oracle.h"
-#include "htm/gpu/si.h"
-#include "htm/gpu/system.h"
+#include "htm/machine/gpu/si.h"
+#include "htm/machine/gpu/system.h"
 
 namespace htm::gpu {
 namespace {

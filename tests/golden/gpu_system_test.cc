@@ -13,8 +13,8 @@
 
 #include <gtest/gtest.h>
 
-#include "htm/gpu/commit_log.h"
-#include "htm/gpu/system.h"
+#include "htm/machine/gpu/commit_log.h"
+#include "htm/machine/gpu/system.h"
 
 namespace htm::gpu {
 namespace {

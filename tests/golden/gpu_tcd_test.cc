@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "htm/gpu/system.h"
+#include "htm/machine/gpu/system.h"
 
 namespace htm::gpu {
 namespace {

@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include "htm/gpu/func_exec.h"
-#include "htm/gpu/workload.h"
+#include "htm/workloads/func_exec.h"
+#include "htm/workloads/gpu/workload.h"
 
 namespace htm::gpu {
 namespace {

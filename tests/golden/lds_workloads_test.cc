@@ -18,10 +18,10 @@
 
 #include <gtest/gtest.h>
 
-#include "htm/lds/func_exec.h"
-#include "htm/lds/kernel.h"
-#include "htm/lds/workload.h"
-#include "htm/lds/workloads.h"
+#include "htm/workloads/lds/func_exec.h"
+#include "htm/workloads/lds/kernel.h"
+#include "htm/workloads/lds/workload.h"
+#include "htm/workloads/lds/workloads.h"
 
 namespace htm::lds {
 namespace {

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The global-memory benchmark workloads of the system model (docs/htmsim.md): KILO TM's and the
+// early-conflict-resolution paper's (`000_...` Table 2), and later the snapshot-isolation paper's
+// (`003_...` Table 3). A workload is a grid of threads running one kernel (htm/gpu/kernel.h) on
+// word-addressed global memory: Init() gives the memory before the kernel starts, Kernel() is the
+// code of one thread, Check() inspects the memory after every thread has finished and says what is
+// wrong (a lost, duplicated or torn update, a broken structure), or nothing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "htm/workloads/kernel.h"
+
+namespace htm::gpu {
+
+/// Problem sizes: the paper's (threads and data of its table), a reduced one that keeps the
+/// paper's contention (the same threads per shared object) for `make run`, and a small one for
+/// tests.
+enum class Scale : uint8_t { kSmall, kDefault, kPaper };
+const char* ToString(Scale s);
+/// Parses a name ToString gives; false when `name` is none.
+bool ParseScale(const std::string& name, Scale* s);
+
+/// Memory words are 32 bits; word addresses run from 0 to Init().size() - 1.
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  /// Threads of the grid (a multiple of 32, the warp size).
+  virtual int threads() const = 0;
+  /// The initial memory; its size is the memory the workload uses.
+  virtual std::vector<uint32_t> Init() = 0;
+  /// The code of one thread.
+  virtual Task Kernel(Lane& l) = 0;
+  /// Empty when the final memory is right; else a message saying what is wrong.
+  virtual std::string Check(const std::vector<uint32_t>& mem) const = 0;
+  /// One line: sizes and what a transaction does.
+  virtual std::string Describe() const = 0;
+  /// True when every thread commits exactly one transaction (false: a thread loops over
+  /// transactions until the work is done, as GraphCut's contractions).
+  virtual bool OneTransactionPerThread() const { return true; }
+  /// True when the workload also has a kernel with fine-grained locks instead of transactions
+  /// (the KILO TM paper's FGL baseline); Check() then holds for it too.
+  virtual bool HasLocks() const { return false; }
+  /// That kernel (called only when HasLocks()).
+  virtual Task LockKernel(Lane& l) { return Kernel(l); }
+};
+
+struct WorkloadInfo {
+  std::string name;    // e.g. "HT1K"
+  std::string source;  // the paper and table it comes from
+  std::string summary;
+  /// A fresh instance; `seed` fixes every random choice of the workload.
+  std::function<std::unique_ptr<Workload>(Scale, uint64_t seed)> make;
+};
+
+/// Every workload, in the papers' order.
+const std::vector<WorkloadInfo>& AllWorkloads();
+/// The workload called `name`, or nullptr.
+const WorkloadInfo* FindWorkload(const std::string& name);
+
+/// The null pointer of the linked structures.
+inline constexpr uint32_t kNil = 0xFFFFFFFFu;
+
+}  // namespace htm::gpu
