@@ -19,6 +19,7 @@
 
 #include "cli_util.h"
 #include "htm/machine/gpu/commit_log.h"
+#include "htm/machine/gpu/stats.h"
 #include "htm/machine/gpu/system.h"
 
 namespace po = boost::program_options;
@@ -81,61 +82,11 @@ int List() {
 }
 
 void PrintStats(const gpu::SystemStats& s, double seconds) {
-  auto row = [](const char* k, uint64_t v) {
-    std::cout << "  " << std::left << std::setw(28) << k << std::right << std::setw(14) << v
+  s.ForEach([](const char* key, const char* label, uint64_t v) {
+    (void)key;
+    std::cout << "  " << std::left << std::setw(28) << label << std::right << std::setw(14) << v
               << "\n";
-  };
-  row("cycles", s.cycles);
-  row("threads", s.threads);
-  row("warp instructions", s.warp_instructions);
-  row("memory requests", s.mem_requests);
-  row("transactions committed", s.commits);
-  row("  without a commit unit", s.read_only_commits);
-  row("tries", s.tries);
-  row("aborts", s.aborts);
-  row("  commit-unit validation", s.aborts_validation);
-  row("  commit-unit capacity", s.aborts_capacity);
-  row("  zombie (inconsistent)", s.aborts_zombie);
-  row("  intra-warp", s.aborts_intra_warp);
-  row("  early abort (CAT)", s.aborts_early);
-  row("  dependency loop (SI)", s.aborts_loop);
-  row("  single writer (SITM)", s.aborts_single_writer);
-  row("  SI table or ids full", s.aborts_si_full);
-  row("cycles in committed tries", s.tx_cycles);
-  row("cycles in aborted tries", s.wasted_cycles);
-  row("TX_Begin waits (tx limit)", s.tx_limit_stalls);
-  row("commit-unit messages", s.cu_messages);
-  row("commit-unit AllocFail", s.cu_alloc_fails);
-  row("commit-unit busy cycles", s.cu_busy_cycles);
-  row("commit-unit cycles", s.cu_cycles);
-  row("intra-warp CD warps", s.iwcd_warps);
-  row("intra-warp CD cycles", s.iwcd_cycles);
-  row("Pause-and-Go checks", s.pag_checks);
-  row("Pause-and-Go check cycles", s.pag_cycles);
-  row("lanes paused", s.pauses);
-  row("TCD read-only lanes", s.tcd_lanes);
-  row("  committed at the core", s.tcd_commits);
-  row("  written since (conflict)", s.tcd_conflicts);
-  row("  first read too old", s.tcd_stale);
-  row("TCD lookups", s.tcd_checks);
-  row("TCD table updates", s.tcd_updates);
-  row("TCD retirement wait cycles", s.tcd_wait_cycles);
-  row("TCD lookup cycles", s.tcd_walk_cycles);
-  row("RCT messages", s.rct_messages);
-  row("RCT deltas", s.rct_deltas);
-  row("RCT increments lost", s.rct_lost);
-  row("CAT lanes looked up", s.cat_lookups);
-  row("CAT hits", s.cat_hits);
-  row("CAT deltas dropped", s.cat_drops);
-  row("RCT/CAT entries left", s.ea_left);
-  row("serialization events", s.log_events);
-  row("SI snapshots published", s.si_snapshots);
-  row("SI publications deferred", s.si_version_waits);
-  row("SI dependency edges", s.si_graph_edges);
-  row("SITM post-dating edges", s.si_pd_edges);
-  row("SITM timestamp overflows", s.si_pd_overflows);
-  row("SITM loops missed", s.si_loops_missed);
-  row("SITM most kept committed", s.si_retained_max);
+  });
   std::cout << std::fixed << std::setprecision(3)
             << "  model speed: " << (seconds > 0 ? static_cast<double>(s.cycles) / seconds : 0)
             << " cycles/s, " << (seconds > 0 ? static_cast<double>(s.commits) / seconds : 0)
@@ -175,57 +126,12 @@ std::string TmNames() {
 }
 
 std::vector<std::pair<const char*, uint64_t>> StatFields(const gpu::SystemStats& s) {
-  return {{"cycles", s.cycles},
-          {"threads", s.threads},
-          {"warp_instructions", s.warp_instructions},
-          {"mem_requests", s.mem_requests},
-          {"commits", s.commits},
-          {"read_only_commits", s.read_only_commits},
-          {"tries", s.tries},
-          {"aborts", s.aborts},
-          {"aborts_validation", s.aborts_validation},
-          {"aborts_capacity", s.aborts_capacity},
-          {"aborts_zombie", s.aborts_zombie},
-          {"aborts_intra_warp", s.aborts_intra_warp},
-          {"aborts_early", s.aborts_early},
-          {"aborts_loop", s.aborts_loop},
-          {"aborts_single_writer", s.aborts_single_writer},
-          {"aborts_si_full", s.aborts_si_full},
-          {"tx_cycles", s.tx_cycles},
-          {"wasted_cycles", s.wasted_cycles},
-          {"tx_limit_stalls", s.tx_limit_stalls},
-          {"cu_messages", s.cu_messages},
-          {"cu_alloc_fails", s.cu_alloc_fails},
-          {"cu_busy_cycles", s.cu_busy_cycles},
-          {"cu_cycles", s.cu_cycles},
-          {"iwcd_warps", s.iwcd_warps},
-          {"iwcd_cycles", s.iwcd_cycles},
-          {"pag_checks", s.pag_checks},
-          {"pag_cycles", s.pag_cycles},
-          {"pauses", s.pauses},
-          {"tcd_lanes", s.tcd_lanes},
-          {"tcd_commits", s.tcd_commits},
-          {"tcd_conflicts", s.tcd_conflicts},
-          {"tcd_stale", s.tcd_stale},
-          {"tcd_checks", s.tcd_checks},
-          {"tcd_updates", s.tcd_updates},
-          {"tcd_wait_cycles", s.tcd_wait_cycles},
-          {"tcd_walk_cycles", s.tcd_walk_cycles},
-          {"rct_messages", s.rct_messages},
-          {"rct_deltas", s.rct_deltas},
-          {"rct_lost", s.rct_lost},
-          {"cat_lookups", s.cat_lookups},
-          {"cat_hits", s.cat_hits},
-          {"cat_drops", s.cat_drops},
-          {"ea_left", s.ea_left},
-          {"log_events", s.log_events},
-          {"si_snapshots", s.si_snapshots},
-          {"si_version_waits", s.si_version_waits},
-          {"si_graph_edges", s.si_graph_edges},
-          {"si_pd_edges", s.si_pd_edges},
-          {"si_pd_overflows", s.si_pd_overflows},
-          {"si_loops_missed", s.si_loops_missed},
-          {"si_retained_max", s.si_retained_max}};
+  std::vector<std::pair<const char*, uint64_t>> fields;
+  s.ForEach([&](const char* key, const char* label, uint64_t v) {
+    (void)label;
+    fields.emplace_back(key, v);
+  });
+  return fields;
 }
 
 void WriteStatsJson(std::ostream& os, const RunLabel& l, bool ok, const gpu::SystemStats& s,

@@ -13,6 +13,8 @@
 #include <variant>
 #include <vector>
 
+#include "htm/machine/gpu/replay.h"
+
 namespace htm::gpu {
 
 namespace {
@@ -284,9 +286,12 @@ class Checker {
 
  private:
   uint32_t Addr(int64_t a) const {
-    if (a < 0 || static_cast<uint64_t>(a) >= mem_.size()) {
+    if (!replay_) {
+      throw std::runtime_error("an event before the header");
+    }
+    if (a < 0 || static_cast<uint64_t>(a) >= replay_->words()) {
       throw std::runtime_error("address " + std::to_string(a) + " outside the " +
-                               std::to_string(mem_.size()) + " words");
+                               std::to_string(replay_->words()) + " words");
     }
     return static_cast<uint32_t>(a);
   }
@@ -316,9 +321,8 @@ class Checker {
     if (Str(Field(o, "format"), "format") != "htmsim-commit-log-1") {
       throw std::runtime_error("unknown format");
     }
-    mem_ = Memory(o, "initial");
-    writer_.assign(mem_.size(), -1);
-    writes_of_.assign(mem_.size(), {});
+    replay_ = std::make_unique<gpu::Replay>(Memory(o, "initial"));
+    writes_of_.assign(replay_->words(), {});
   }
   void EventLine(const JsonObject& o, bool tx) {
     const int64_t id = Int(Field(o, "id"), "id");
@@ -350,24 +354,16 @@ class Checker {
         }
       }
       ++r_.reads;
-      if (value != mem_[a]) {
-        throw std::runtime_error(me + " read word " + std::to_string(a) + " = " +
-                                 std::to_string(value) + ", but replaying the log gives " +
-                                 std::to_string(mem_[a]));
+      if (const auto fault = replay_->CheckRead(a, value, w)) {
+        throw std::runtime_error(gpu::Replay::Describe(*fault, me, [](int64_t e) {
+          return e < 0 ? std::string("the initial memory") : "event " + std::to_string(e);
+        }));
       }
       // Edges: the writer it saw -> it; it -> the next writer of the word after that one.
       if (w >= 0) {
         Edge(w, id);
       }
       reads_of_.push_back({a, w, id});
-      if (w != writer_[a]) {
-        throw std::runtime_error(
-            me + " names " +
-            (w < 0 ? std::string("the initial memory") : "event " + std::to_string(w)) +
-            " as the writer of word " + std::to_string(a) + ", but the latest write before it is " +
-            (writer_[a] < 0 ? std::string("the initial value")
-                            : "event " + std::to_string(writer_[a])));
-      }
     }
     for (const Json& wj : Arr(Field(o, "writes"), "writes")) {
       const JsonArray& wr = Arr(wj, "a write");
@@ -375,11 +371,11 @@ class Checker {
         throw std::runtime_error(me + ": a write without address and value");
       }
       const uint32_t a = Addr(Int(wr[0], "a write's address"));
-      mem_[a] = static_cast<uint32_t>(Int(wr[1], "a write's value"));
-      if (writer_[a] >= 0 && writer_[a] != id) {
-        Edge(writer_[a], id);
+      const int64_t before = replay_->writer(a);
+      if (before >= 0 && before != id) {
+        Edge(before, id);
       }
-      writer_[a] = id;
+      replay_->Write(a, static_cast<uint32_t>(Int(wr[1], "a write's value")), id);
       if (writes_of_[a].empty() || writes_of_[a].back() != id) {
         writes_of_[a].push_back(id);
       }
@@ -387,16 +383,15 @@ class Checker {
   }
   void Final(const JsonObject& o) {
     const std::vector<uint32_t> fin = Memory(o, "memory");
-    if (fin.size() != mem_.size()) {
+    if (fin.size() != replay_->words()) {
       throw std::runtime_error("the final memory has " + std::to_string(fin.size()) +
-                               " words, the initial " + std::to_string(mem_.size()));
+                               " words, the initial " + std::to_string(replay_->words()));
     }
-    for (size_t a = 0; a < fin.size(); ++a) {
-      if (fin[a] != mem_[a]) {
-        throw std::runtime_error("the final memory holds " + std::to_string(fin[a]) + " at word " +
-                                 std::to_string(a) + ", replaying the log gives " +
-                                 std::to_string(mem_[a]));
-      }
+    if (const int64_t a = replay_->FirstDifference(fin); a >= 0) {
+      const auto w = static_cast<uint32_t>(a);
+      throw std::runtime_error("the final memory holds " + std::to_string(fin[w]) + " at word " +
+                               std::to_string(a) + ", replaying the log gives " +
+                               std::to_string(replay_->value(w)));
     }
   }
   void Edge(int64_t from, int64_t to) {
@@ -448,8 +443,7 @@ class Checker {
 
   LogCheckResult r_;
   uint64_t line_no_ = 0, events_ = 0;
-  std::vector<uint32_t> mem_;
-  std::vector<int64_t> writer_;
+  std::unique_ptr<gpu::Replay> replay_;  // the memory and its latest writers, from the header
   std::vector<std::vector<int64_t>> writes_of_;
   struct ReadOf {
     uint32_t addr;

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The machine's construction, its main loop and idle skipping, and the memory partitions: see
+// machine.h.
+#include "machine.h"
+
+#include <exception>
+#include <sstream>
+#include <stdexcept>
+
+#include "tm_policy.h"
+
+namespace htm::gpu {
+
+Machine::Machine(const MachineConfig& m, TmMode t, Workload& w, const RunOptions& o)
+    : cfg(m), tm(t), workload(w), opt(o), icnt(m, stats) {
+  for (int c = 0; c < m.cores; ++c) {
+    cores.emplace_back(*this, c);
+  }
+  for (int u = 0; u < m.partitions; ++u) {
+    partitions.emplace_back(*this, u);
+  }
+  policy = TmPolicy::Make(*this, t);
+}
+
+Machine::~Machine() = default;
+
+RunResult Machine::Run() {
+  RunResult r;
+  try {
+    RunInner();
+  } catch (const std::exception& e) {
+    Fail(std::string("thread ") + std::to_string(current) + " threw: " + e.what());
+  }
+  r.stats = stats;
+  r.stats.cycles = now();
+  r.stats.threads = static_cast<uint64_t>(workload.threads());
+  r.mem = mem;
+  if (error.empty() && serial) {
+    policy->Finish();
+  }
+  if (error.empty() && serial && !serial->Finish(mem)) {
+    Fail(serial->error());
+  }
+  r.stats.log_events = serial ? serial->events() : 0;
+  policy->FinalStats(r.stats);
+  if (error.empty()) {
+    r.check = workload.Check(mem);
+  }
+  r.error = error;
+  r.ok = error.empty() && r.check.empty();
+  return r;
+}
+
+void Machine::RunInner() {
+  mem = workload.Init();
+  serial = std::make_unique<Serializer>(mem, opt.log);
+  policy->Start();
+  const int nthreads = workload.threads();
+  if (nthreads < 1 || nthreads % 32 != 0) {
+    Fail("the workload has " + std::to_string(nthreads) + " threads, not a multiple of 32");
+    return;
+  }
+  threads.resize(static_cast<size_t>(nthreads));
+  warps = std::vector<Warp>(static_cast<size_t>(nthreads / 32));
+  for (size_t wi = 0; wi < warps.size(); ++wi) {
+    warps[wi].core = static_cast<int>(wi % static_cast<size_t>(cfg.cores));
+    warps[wi].first = static_cast<int>(wi) * 32;
+    cores[static_cast<size_t>(warps[wi].core)].waiting.push_back(static_cast<int>(wi));
+  }
+  for (SimtCore& c : cores) {
+    c.Launch();
+  }
+  const uint64_t limit = opt.max_cycles != 0 ? opt.max_cycles : 200'000'000;
+  uint64_t last_progress = 0;
+  while (error.empty() && (done_threads < nthreads || !Quiet())) {
+    if (now() >= limit) {
+      Fail("no end after " + std::to_string(limit) + " cycles (deadlock or livelock?); " +
+           Summary());
+      return;
+    }
+    loop.RunDue([this] { return error.empty(); });
+    if (!serial->error().empty()) {
+      Fail(serial->error());
+      return;
+    }
+    bool active = false;
+    for (int c = 0; c < cfg.cores && error.empty(); ++c) {
+      active |= cores[static_cast<size_t>(c)].IssueCycle();
+      active |= policy->CoreCycle(c);
+    }
+    if (now() % 2 == 0) {  // the commit units run at half the core clock
+      for (int u = 0; u < cfg.partitions && error.empty(); ++u) {
+        active |= partitions[static_cast<size_t>(u)].Cycle();
+      }
+    }
+    if (opt.progress && now() - last_progress >= 100000) {
+      last_progress = now();
+      opt.progress(now(), static_cast<uint64_t>(done_threads), static_cast<uint64_t>(nthreads));
+    }
+    ++loop.now;
+    if (!active && opt.skip_idle) {
+      SkipIdle();
+    }
+  }
+}
+
+bool Machine::Working() const {
+  for (const MemoryPartition& p : partitions) {
+    if (p.Working()) {
+      return true;
+    }
+  }
+  return policy->Working();
+}
+
+void Machine::SkipIdle() {
+  uint64_t next = UINT64_MAX;
+  if (!loop.empty()) {
+    next = loop.next();
+  }
+  for (const SimtCore& c : cores) {
+    c.NextWake(&next);
+  }
+  policy->NextWake(&next);
+  if (Working()) {
+    next = now();
+  }
+  if (next != UINT64_MAX && next > now()) {
+    loop.now = next;
+  }
+}
+
+void Machine::Fail(const std::string& what) {
+  if (error.empty()) {
+    error = "cycle " + std::to_string(now()) + ": " + what;
+  }
+}
+
+std::string Machine::Describe(int t) const {
+  const Op& op = threads[static_cast<size_t>(t)].lane->op();
+  std::ostringstream os;
+  os << "thread " << t << " (warp " << t / 32 << ") at " << OpKindName(op.kind);
+  if (IsMemAccess(op.kind)) {
+    os << " of word " << op.addr;
+  }
+  if (op.kind != OpKind::kDone) {
+    os << " at line " << PcText(op.pc);
+  }
+  return os.str();
+}
+
+std::string Machine::Summary() const {
+  std::ostringstream os;
+  os << done_threads << " of " << threads.size() << " threads finished";
+  int shown = 0;
+  for (size_t t = 0; t < threads.size() && shown < 3; ++t) {
+    if (threads[t].lane && !threads[t].done) {
+      os << (shown++ ? "; " : "; e.g. ") << Describe(static_cast<int>(t));
+    }
+  }
+  return os.str();
+}
+
+// ---- Memory partitions ------------------------------------------------------------------------
+
+MemoryPartition::MemoryPartition(Machine& m, int id) : m_(m), id_(id), unit_(m.cfg.cu) {}
+
+bool MemoryPartition::Cycle() {
+  const MachineConfig& cfg = m_.cfg;
+  const uint64_t now = m_.now();
+  golden::CommitUnitIn in;
+  const bool offered = !in_.empty();
+  if (offered) {
+    const CuIn& f = in_.front();
+    in.in_valid = 1;
+    in.in_type = static_cast<uint64_t>(f.m.type);
+    in.in_cid = f.cid & golden::LowMask(cfg.cu.cid_w);
+    in.in_src = static_cast<uint64_t>(f.core);
+    in.in_addr = f.m.addr;
+    in.in_data = f.m.data;
+  }
+  in.vr_req_ready = 1;
+  in.cw_req_ready = 1;
+  if (!vr_.empty() && vr_.front().due <= now) {
+    in.vr_rsp_valid = 1;
+    in.vr_rsp_tag = vr_.front().tag;
+    in.vr_rsp_data = m_.mem[vr_.front().addr];
+    vr_.pop_front();
+  }
+  if (!cw_.empty() && cw_.front().due <= now) {
+    in.cw_ack_valid = 1;
+    m_.mem[cw_.front().addr] = cw_.front().data;
+    m_.policy->OnMemoryWritten(cw_.front().addr);
+    cw_.pop_front();
+  }
+  const golden::CommitUnitOut out = unit_.Eval(in);
+  unit_.Tick(in);
+  const bool beside = m_.policy->PartitionCycle(id_, out);
+  ++m_.stats.cu_cycles;
+  // Work for the next tick: open entries, the history's sweep, and a message taken or a reply
+  // sent now (a registered reply follows the message it answers).
+  working_ =
+      out.busy != 0 || unit_.Sweeping() || offered || out.arep_valid != 0 || out.rep_valid != 0;
+  m_.stats.cu_busy_cycles += out.busy;
+  if (out.err) {
+    m_.Fail("commit unit " + std::to_string(id_) + " flagged a protocol error");
+    return true;
+  }
+  if (offered && out.in_ready) {
+    in_.pop_front();
+  }
+  if (out.vr_req_valid) {
+    vr_.push_back({now + static_cast<uint64_t>(cfg.cu_mem_latency),
+                   static_cast<uint32_t>(out.vr_req_addr), 0, out.vr_req_tag});
+  }
+  if (out.cw_req_valid) {
+    const auto addr = static_cast<uint32_t>(out.cw_req_addr);
+    if (m_.icnt.PartitionOf(addr) != id_ || !m_.InMemory(addr)) {
+      m_.Fail("commit unit " + std::to_string(id_) + " wrote word " + std::to_string(addr) +
+              " of another partition");
+      return true;
+    }
+    cw_.push_back({now + static_cast<uint64_t>(cfg.cu_mem_latency), addr,
+                   static_cast<uint32_t>(out.cw_req_data), 0});
+  }
+  const auto reply_at = now + static_cast<uint64_t>(cfg.icnt_latency);
+  const int u = id_;
+  if (out.arep_valid) {
+    const uint64_t cid = out.arep_cid;
+    const bool pass = out.arep_pass != 0;
+    m_.At(reply_at, [this, u, cid, pass] { m_.Reply(u, cid, pass ? -1 : -2); });
+  }
+  if (out.rep_valid) {
+    const uint64_t cid = out.rep_cid;
+    const int type = static_cast<int>(out.rep_type);
+    const bool cap =
+        out.rep_type == static_cast<uint64_t>(CuRep::kFail) && unit_.CapacityFailed(out.rep_cid);
+    m_.At(reply_at, [this, u, cid, type, cap] { m_.Reply(u, cid, type, cap); });
+  }
+  return offered || working_ || beside;
+}
+
+RunResult RunSystem(const MachineConfig& m, TmMode tm, Workload& w, const RunOptions& opt) {
+  if (std::string err = CheckMachine(m); !err.empty()) {
+    throw std::invalid_argument("machine '" + m.name + "': " + err);
+  }
+  if (m.partitions > 64) {
+    throw std::invalid_argument("machine '" + m.name + "': at most 64 partitions");
+  }
+  if (tm == TmMode::kFgl && !w.HasLocks()) {
+    throw std::invalid_argument("the workload has no fine-grained-lock version (fgl)");
+  }
+  Machine machine(m, tm, w, opt);
+  return machine.Run();
+}
+
+}  // namespace htm::gpu
