@@ -65,6 +65,7 @@ module htm_commit_unit #(
   output logic [2:0]       rep_type_o,     // htm_pkg::cu_rep_e
   output logic [CidW-1:0]  rep_cid_o,
   output logic [SrcW-1:0]  rep_src_o,
+  output logic             rep_cap_o,      // a Fail because a word found the buffer full
   // validation reads
   output logic             vr_req_valid_o,
   input  logic             vr_req_ready_i,
@@ -92,6 +93,7 @@ module htm_commit_unit #(
   output logic [CidW-1:0]  ptr_pass_o,
   output logic [CidW-1:0]  ptr_fcd_o,
   output logic             busy_o,
+  output logic             sweep_o,        // the history sweeps or scrubs: work without input
   output logic             err_o
 );
 
@@ -1103,12 +1105,16 @@ module htm_commit_unit #(
       rep_src_o  = p_src;
     end
   end
+  // A Fail of the pass pointer whose entry found the word buffer full (it may also have failed
+  // validation): the core counts a capacity abort.
+  assign rep_cap_o = !r_rep && p_rep && !p_rep_pass && p_ew[EwCapFail];
 
   assign ptr_retire_o = ptr_r_q;
   assign ptr_commit_o = ptr_c_q;
   assign ptr_pass_o   = ptr_p_q;
   assign ptr_fcd_o    = ptr_f_q;
   assign busy_o       = open_q != '0 || (|tag_valid_q) || cw_out_q != '0;
+  assign sweep_o      = !lwh_ready;
   assign err_o        = err_q;
 
   // -----------------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@
 //   * Pass/Fail replies in cid order: a reply's cid is later (relative to the retire pointer)
 //     than the previous reply's while that one is still in the window;
 //   * no Pass/Fail reply for a cid outside the window;
-//   * f_cid gets at most one Pass/Fail reply and at most one DoneCommit per use of the id.
+//   * f_cid gets at most one Pass/Fail reply and at most one DoneCommit per use of the id;
+//   * the capacity flag only on a Fail reply.
 // (The LWH's own property, never a last writer older than the true one, is proved on htm_lwh:
 // formal/htm_lwh/htm_lwh_ftop.sv.)
 // Bounded: the word buffer and the LWH live in RAM, whose unreachable contents defeat
@@ -49,6 +50,7 @@ module htm_commit_unit_ftop #(
 );
   logic             in_ready, arep_valid, arep_pass, rep_valid, vr_req_valid, cw_req_valid;
   logic             rct_inc_valid, rct_inc_write, rct_dec_valid, rct_dec_write, busy, err;
+  logic             rep_cap, sweep;
   logic [CidW-1:0]  arep_cid, rep_cid, ptr_retire, ptr_commit, ptr_pass, ptr_fcd;
   logic [SrcW-1:0]  arep_src, rep_src;
   logic [2:0]       rep_type;
@@ -64,7 +66,7 @@ module htm_commit_unit_ftop #(
     .clk_i, .rst_ni, .in_valid_i, .in_ready_o(in_ready), .in_type_i, .in_cid_i, .in_src_i,
     .in_addr_i, .in_data_i, .arep_valid_o(arep_valid), .arep_pass_o(arep_pass),
     .arep_cid_o(arep_cid), .arep_src_o(arep_src), .rep_valid_o(rep_valid),
-    .rep_type_o(rep_type), .rep_cid_o(rep_cid), .rep_src_o(rep_src),
+    .rep_type_o(rep_type), .rep_cid_o(rep_cid), .rep_src_o(rep_src), .rep_cap_o(rep_cap),
     .vr_req_valid_o(vr_req_valid), .vr_req_ready_i, .vr_req_addr_o(vr_req_addr),
     .vr_req_tag_o(vr_req_tag), .vr_rsp_valid_i, .vr_rsp_tag_i, .vr_rsp_data_i,
     .cw_req_valid_o(cw_req_valid), .cw_req_ready_i, .cw_req_addr_o(cw_req_addr),
@@ -72,7 +74,7 @@ module htm_commit_unit_ftop #(
     .rct_inc_addr_o(rct_inc_addr), .rct_inc_write_o(rct_inc_write),
     .rct_dec_valid_o(rct_dec_valid), .rct_dec_addr_o(rct_dec_addr),
     .rct_dec_write_o(rct_dec_write), .ptr_retire_o(ptr_retire), .ptr_commit_o(ptr_commit),
-    .ptr_pass_o(ptr_pass), .ptr_fcd_o(ptr_fcd), .busy_o(busy), .err_o(err)
+    .ptr_pass_o(ptr_pass), .ptr_fcd_o(ptr_fcd), .busy_o(busy), .sweep_o(sweep), .err_o(err)
   );
 
   `HTM_FORMAL_START_IN_RESET
@@ -156,6 +158,12 @@ module htm_commit_unit_ftop #(
           assert (f_rep_dist > f_last_dist);
         end
       end
+      // The capacity flag only on a Fail reply.
+      if (rep_cap) begin
+        assert (rep_valid && rep_type == RepFail);
+      end
+      cover (rep_valid && rep_cap);                       // a capacity Fail
+      cover (sweep);                                      // the history sweeping
       cover (cw_req_valid && cw_req_ready_i);             // a commit write
       cover (rep_valid && rep_type == RepDoneCommit);     // a DoneCommit
       cover (rep_valid && rep_type == RepFail);           // a Fail reply

@@ -387,6 +387,7 @@ CommitUnitOut CommitUnitModel::Eval(const CommitUnitIn& in) const {
     o.rep_type = static_cast<uint64_t>(c.p_rep_pass ? CuRep::kPass : CuRep::kFail);
     o.rep_cid = ptr_p_;
     o.rep_src = ent_[Idx(ptr_p_)].src;
+    o.rep_cap = !c.p_rep_pass && ent_[Idx(ptr_p_)].cap ? 1 : 0;
   }
   o.vr_req_valid = c.vr_valid;
   o.vr_req_addr = c.vr_addr;
@@ -409,6 +410,7 @@ CommitUnitOut CommitUnitModel::Eval(const CommitUnitIn& in) const {
     busy = busy || e.started || e.skip;
   }
   o.busy = busy;
+  o.sweep = lwh_.ready() ? 0 : 1;
   o.err = err_;
   return o;
 }

@@ -67,7 +67,7 @@ uint64_t TcdModel::AgeBound() const {
 }
 
 uint64_t TcdModel::Chunk(uint64_t addr) const {
-  return (addr & LowMask(p_.addr_w)) >> p_.chunk_shift;
+  return TcdChunk(p_, addr);
 }
 
 SigRecencyRamIn TcdModel::BloomIn(const TcdIn& in) const {

@@ -20,6 +20,14 @@ namespace htm::golden {
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckTcdParams(const TcdParams& p);
+/// A `since` this old or older is always a conflict; stored times are scrubbed from here.
+inline uint64_t TcdStaleAge(const TcdParams& p) {
+  return uint64_t{1} << (p.ts_w - 2);
+}
+/// The chunk of a word address (the table's unit).
+inline uint64_t TcdChunk(const TcdParams& p, uint64_t addr) {
+  return (addr & LowMask(p.addr_w)) >> p.chunk_shift;
+}
 
 class TcdModel {
  public:
@@ -35,7 +43,7 @@ class TcdModel {
   void Idle(uint64_t k);
 
   /// A `since` this old or older is always a conflict; stored times are scrubbed from here.
-  uint64_t StaleAge() const { return uint64_t{1} << (p_.ts_w - 2); }
+  uint64_t StaleAge() const { return TcdStaleAge(p_); }
   /// Every valid stored time is younger than this (docs/htm_tcd.md).
   uint64_t AgeBound() const;
   uint64_t now() const { return now_; }
