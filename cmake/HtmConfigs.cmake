@@ -167,6 +167,10 @@ htm_config(htm_tcd small NETLIST_CYCLES 3000
 # Degenerate: word chunks, one slot, 5-bit times (stale after 8 cycles).
 htm_config(htm_tcd one NETLIST_CYCLES 3000
   AddrW=2 ChunkShift=0 TsW=5 NumHashes=1 SlotsPerHash=1 ScrubInterval=2)
+# The small system-model machine's temporal conflict detection: 2 x 16 slots of 16-byte
+# chunks, 12-bit times (stale after 1024 cycles).
+htm_config(htm_tcd machsmall LONG_SYNTH NETLIST_CYCLES 3000
+  AddrW=30 ChunkShift=2 TsW=12 NumHashes=2 SlotsPerHash=16 ScrubInterval=4)
 
 htm_block(htm_commit_unit
   PORTS htm::golden::CommitUnitPorts
@@ -194,6 +198,12 @@ htm_config(htm_commit_unit small NETLIST_CYCLES 3000
 htm_config(htm_commit_unit one NETLIST_CYCLES 3000
   AddrW=2 DataW=1 CidW=5 SrcW=1 RingSize=2 BufWords=2 ValTags=1
   LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2)
+# The small system-model machine's unit (machine/src/gpu/config.cc, `small`): a 32-entry ring
+# and 256 buffer words with 10-bit commit ids, so that rings and ids wrap within a workload run.
+# RTL in the loop of the small machine (htmsim run --config small --rtl, label cosim).
+htm_config(htm_commit_unit machsmall LONG_SYNTH KEEP_MEMORIES CYCLES 20000 NETLIST_CYCLES 3000
+  AddrW=30 DataW=32 CidW=10 SrcW=2 RingSize=32 BufWords=256 ValTags=4
+  LwhSets=16 LwhWays=2 LwhBfHashes=4 LwhBfSlots=32 LwhScrubInterval=4)
 
 htm_block(htm_rct
   PORTS htm::golden::RctPorts
@@ -211,6 +221,9 @@ htm_config(htm_rct small NETLIST_CYCLES 3000
 # Degenerate: one entry, 1-bit counts, a queue of one, unbatched messages.
 htm_config(htm_rct one NETLIST_CYCLES 3000
   AddrW=2 Sets=1 Ways=1 CountW=1 IncQueue=1 Batch=1 FlushCycles=1)
+# The small system-model machine's RCT: 8 x 2 entries with 3-bit counts (tables that fill).
+htm_config(htm_rct machsmall LONG_SYNTH NETLIST_CYCLES 3000
+  AddrW=30 Sets=8 Ways=2 CountW=3 IncQueue=4 Batch=3 FlushCycles=5)
 
 htm_block(htm_cat
   PORTS htm::golden::CatPorts
@@ -229,6 +242,9 @@ htm_config(htm_cat small NETLIST_CYCLES 3000
 # Degenerate: one entry, one lane, one port, unbatched messages.
 htm_config(htm_cat one NETLIST_CYCLES 3000
   AddrW=2 Sets=1 Ways=1 NumPorts=1 WarpSize=1 Batch=1)
+# The small system-model machine's CAT: 8 x 2 entries, a 32-lane warp on four ports.
+htm_config(htm_cat machsmall LONG_SYNTH NETLIST_CYCLES 3000
+  AddrW=30 Sets=8 Ways=2 NumPorts=4 WarpSize=32 Batch=3)
 
 htm_block(htm_intra_warp_cd
   PORTS htm::golden::IntraWarpCdPorts
@@ -244,6 +260,9 @@ htm_config(htm_intra_warp_cd default LONG_NETLIST LONG_SYNTH KEEP_MEMORIES
 htm_config(htm_intra_warp_cd small NETLIST_CYCLES 3000 AddrW=8 WarpSize=8 Entries=16 Banks=2)
 # Degenerate: one lane, a two-entry table, one bank.
 htm_config(htm_intra_warp_cd one NETLIST_CYCLES 3000 AddrW=2 WarpSize=1 Entries=2 Banks=1)
+# The small system-model machine's intra-warp detection: 64 entries in two banks.
+htm_config(htm_intra_warp_cd machsmall LONG_SYNTH NETLIST_CYCLES 3000
+  AddrW=30 WarpSize=32 Entries=64 Banks=2)
 
 htm_block(htm_pag_check
   PORTS htm::golden::PagCheckPorts
@@ -304,6 +323,8 @@ htm_config(htm_writer_table default KEEP_MEMORIES AddrW=30 TxW=10 Sets=1000 Ways
 htm_config(htm_writer_table small AddrW=6 TxW=3 Sets=3 Ways=2)
 # Degenerate: one entry.
 htm_config(htm_writer_table one AddrW=1 TxW=1 Sets=1 Ways=1)
+# The small system-model machine's Writer Table: 128 sets of 3 ways.
+htm_config(htm_writer_table machsmall LONG_SYNTH KEEP_MEMORIES AddrW=30 TxW=10 Sets=128 Ways=3)
 
 htm_block(htm_reader_list
   PORTS htm::golden::ReaderListPorts
@@ -325,6 +346,10 @@ htm_config(htm_reader_list fpga NO_NETLIST CYCLES 100000
 htm_config(htm_reader_list small CYCLES 200000 NETLIST_CYCLES 20000 AddrW=5 TxW=4 LeafW=4 Sets=3 Ways=2)
 # Degenerate: one set of three entries, four transactions in two leaves of two.
 htm_config(htm_reader_list one CYCLES 200000 NETLIST_CYCLES 20000 AddrW=1 TxW=2 LeafW=2 Sets=1 Ways=3)
+# The small system-model machine's Reader List: 2048 sets of 4 ways (cleared in 2048 cycles after
+# reset: the netlist test runs 6 000).
+htm_config(htm_reader_list machsmall LONG_SYNTH KEEP_MEMORIES CYCLES 100000 NETLIST_CYCLES 6000
+  AddrW=30 TxW=10 LeafW=32 Sets=2048 Ways=4)
 
 htm_block(htm_version_index
   PORTS htm::golden::VersionIndexPorts

@@ -128,13 +128,7 @@ class Lockstep {
   Top& top() { return *top_; }
 
  private:
-  struct Record {
-    uint64_t cycle = 0;
-    In in{};
-    Out dut{};
-    Out model{};
-    bool reset = false;
-  };
+  using Record = CycleRecord<Ports>;
 
   void HalfCycle(int clk) {
     top_->clk_i = clk;
@@ -164,21 +158,8 @@ class Lockstep {
     if (!diff.empty()) {
       os << diff;
     }
-    os << "previous cycles (inputs | RTL outputs | model outputs):\n";
-    const uint64_t first = cycle_ >= kHistory ? cycle_ - kHistory + 1 : 0;
-    for (uint64_t c = first; c <= cycle_; ++c) {
-      const Record& r = history_[c % kHistory];
-      if (r.cycle != c) {
-        continue;
-      }
-      os << "  " << (c == cycle_ ? "> " : "  ") << "cycle " << c << ": ";
-      if (r.reset) {
-        os << "reset\n";
-        continue;
-      }
-      os << FormatIn<Ports>(p_, r.in) << " | " << FormatOut<Ports>(p_, r.dut, r.dut) << " | "
-         << FormatOut<Ports>(p_, r.dut, r.model, /*model=*/true) << "\n";
-    }
+    os << "previous cycles (inputs | RTL outputs | model outputs):\n"
+       << FormatHistory<Ports>(p_, history_, cycle_);
     os << "reproduce with waves:\n  HTM_WAVES=" << opt_.block << "_" << opt_.config
        << (opt_.netlist ? "_netlist" : "") << ".fst " << opt_.repro << "\n";
     return os.str();

@@ -8,9 +8,12 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
+#include "htm/golden/instance.h"
 #include "htm/tb/lockstep.h"
 #include "htm/tb/stimulus.h"
 
@@ -29,6 +32,14 @@ struct Entry {
   bool netlist = false;
   uint64_t default_cycles = 0;  // cycles of the test in `make test`
   std::function<RunResult(const RunOptions&)> run;
+  // As an instance of a machine (htm/tb/rtl_instance.h): the block's Ports type, whether the
+  // parameters `params` (a Ports::Params) are this configuration's, and the instance, alone or
+  // beside its golden model.
+  const std::type_info* ports = nullptr;
+  std::function<bool(const void* params)> matches;
+  std::function<std::unique_ptr<golden::InstanceBase>(bool checked,
+                                                      const golden::InstanceInfo& info)>
+      make;
 };
 
 /// Every (block, configuration) model linked into this binary, RTL and netlist. Defined in the

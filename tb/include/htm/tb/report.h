@@ -5,6 +5,8 @@
 // (.gtkw) written next to every FST, with the block's ports grouped.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -82,6 +84,39 @@ std::string FormatOut(const typename Ports::Params& p, const typename Ports::Out
     line.Add(f, model ? m : d, model && cmp && d != m);
   });
   return line.str();
+}
+
+/// One cycle of a lockstep pair, for the report's history.
+template <class Ports>
+struct CycleRecord {
+  uint64_t cycle = 0;
+  typename Ports::In in{};
+  typename Ports::Out dut{};
+  typename Ports::Out model{};
+  bool reset = false;
+};
+
+/// The recorded cycles up to `now`, oldest first (inputs | RTL outputs | model outputs, the
+/// model's differing fields starred), the current one marked with '>'.
+template <class Ports, size_t N>
+std::string FormatHistory(const typename Ports::Params& p,
+                          const std::array<CycleRecord<Ports>, N>& history, uint64_t now) {
+  std::ostringstream os;
+  const uint64_t first = now >= N ? now - N + 1 : 0;
+  for (uint64_t c = first; c <= now; ++c) {
+    const CycleRecord<Ports>& r = history[c % N];
+    if (r.cycle != c) {
+      continue;
+    }
+    os << "  " << (c == now ? "> " : "  ") << "cycle " << c << ": ";
+    if (r.reset) {
+      os << "reset\n";
+      continue;
+    }
+    os << FormatIn<Ports>(p, r.in) << " | " << FormatOut<Ports>(p, r.dut, r.dut) << " | "
+       << FormatOut<Ports>(p, r.dut, r.model, /*model=*/true) << "\n";
+  }
+  return os.str();
 }
 
 /// Writes <waves>.gtkw (the FST name with .gtkw appended) opening the FST with the clock,
