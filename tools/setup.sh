@@ -18,7 +18,7 @@ set -euo pipefail
 readonly APT_PACKAGES=(
   build-essential cmake ninja-build ccache git ca-certificates
   verilator libgtest-dev libgmock-dev
-  libboost-dev libboost-program-options-dev
+  libboost-dev libboost-program-options-dev nlohmann-json3-dev
   z3 gtkwave clang-format
   python3 python3-venv
 )

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The commit log writer and its independent checker: see htm/gpu/commit_log.h.
+// The commit log writer and its independent checker: see htm/machine/gpu/commit_log.h. Both read
+// and write JSON with nlohmann::json; the checker replays through the class the run's own
+// serializer uses (htm/machine/gpu/replay.h).
 #include "htm/machine/gpu/commit_log.h"
 
-#include <cctype>
+#include <algorithm>
 #include <istream>
-#include <map>
 #include <memory>
 #include <ostream>
 #include <queue>
 #include <stdexcept>
-#include <variant>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "htm/machine/gpu/replay.h"
 
@@ -19,220 +21,105 @@ namespace htm::gpu {
 
 namespace {
 
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-    }
-    out += c;
-  }
-  return out + "\"";
-}
+using Json = nlohmann::ordered_json;
 
-void Pairs(std::ostream& os, const std::vector<uint32_t>& mem) {
-  os << "[";
-  bool first = true;
-  for (size_t a = 0; a < mem.size(); ++a) {
-    if (mem[a] != 0) {
-      os << (first ? "" : ",") << "[" << a << "," << mem[a] << "]";
-      first = false;
+Json Pairs(const std::vector<uint32_t>& mem) {
+  Json a = Json::array();
+  for (size_t i = 0; i < mem.size(); ++i) {
+    if (mem[i] != 0) {
+      a.push_back({i, mem[i]});
     }
   }
-  os << "]";
+  return a;
 }
 
 }  // namespace
 
 void JsonLogWriter::Begin(const std::vector<uint32_t>& initial) {
-  os_ << "{\"type\":\"header\",\"format\":\"htmsim-commit-log-1\",\"workload\":"
-      << Quote(h_.workload) << ",\"tm\":" << Quote(h_.tm) << ",\"machine\":" << Quote(h_.machine)
-      << ",\"scale\":" << Quote(h_.scale) << ",\"seed\":" << h_.seed
-      << ",\"words\":" << initial.size() << ",\"initial\":";
-  Pairs(os_, initial);
-  os_ << "}\n";
+  Json h;
+  h["type"] = "header";
+  h["format"] = "htmsim-commit-log-1";
+  h["workload"] = h_.workload;
+  h["tm"] = h_.tm;
+  h["machine"] = h_.machine;
+  h["scale"] = h_.scale;
+  h["seed"] = h_.seed;
+  h["words"] = initial.size();
+  h["initial"] = Pairs(initial);
+  os_ << h.dump() << "\n";
 }
 
 void JsonLogWriter::Event(const LogEvent& e) {
   const bool tx = e.kind == LogEvent::Kind::kTx;
-  os_ << "{\"type\":\"" << (tx ? "tx" : "write") << "\",\"id\":" << e.id
-      << ",\"thread\":" << e.thread;
+  Json j;
+  j["type"] = tx ? "tx" : "write";
+  j["id"] = e.id;
+  j["thread"] = e.thread;
   if (tx) {
-    os_ << ",\"cid\":" << e.cid;
+    j["cid"] = e.cid;
   }
-  os_ << ",\"cycle\":" << e.cycle << ",\"reads\":[";
-  for (size_t i = 0; i < e.reads.size(); ++i) {
-    const LogEvent::Read& r = e.reads[i];
-    os_ << (i ? "," : "") << "[" << r.addr << "," << r.value << ",";
-    if (r.writer < 0) {
-      os_ << "\"init\"";
-    } else {
-      os_ << r.writer;
-    }
-    os_ << "]";
+  j["cycle"] = e.cycle;
+  Json reads = Json::array();
+  for (const LogEvent::Read& r : e.reads) {
+    reads.push_back({r.addr, r.value, r.writer < 0 ? Json("init") : Json(r.writer)});
   }
-  os_ << "],\"writes\":[";
-  for (size_t i = 0; i < e.writes.size(); ++i) {
-    os_ << (i ? "," : "") << "[" << e.writes[i].first << "," << e.writes[i].second << "]";
+  j["reads"] = std::move(reads);
+  Json writes = Json::array();
+  for (const auto& [a, v] : e.writes) {
+    writes.push_back({a, v});
   }
-  os_ << "]}\n";
+  j["writes"] = std::move(writes);
+  os_ << j.dump() << "\n";
 }
 
 void JsonLogWriter::End(const std::vector<uint32_t>& final_mem) {
-  os_ << "{\"type\":\"final\",\"words\":" << final_mem.size() << ",\"memory\":";
-  Pairs(os_, final_mem);
-  os_ << "}\n";
+  Json f;
+  f["type"] = "final";
+  f["words"] = final_mem.size();
+  f["memory"] = Pairs(final_mem);
+  os_ << f.dump() << "\n";
 }
 
-// ---- The checker: a small JSON reader and the replay
-// ---------------------------------------------
+void JsonLogWriter::Stopped(const std::string& why) {
+  Json f;
+  f["type"] = "incomplete";
+  f["reason"] = why;
+  os_ << f.dump() << "\n";
+}
+
+// ---- The checker --------------------------------------------------------------------------------
 
 namespace {
 
-struct Json;
-using JsonArray = std::vector<Json>;
-using JsonObject = std::map<std::string, Json>;
-struct Json {
-  std::variant<std::monostate, bool, int64_t, std::string, std::shared_ptr<JsonArray>,
-               std::shared_ptr<JsonObject>>
-      v;
+/// The file is not a well-formed commit log.
+struct Malformed : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
-class Parser {
- public:
-  explicit Parser(const std::string& s) : s_(s) {}
-  Json Parse() {
-    Json j = Value();
-    Space();
-    if (i_ != s_.size()) {
-      throw std::runtime_error("text after the object at column " + std::to_string(i_ + 1));
-    }
-    return j;
-  }
-
- private:
-  void Space() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) {
-      ++i_;
-    }
-  }
-  [[noreturn]] void Bad(const std::string& what) {
-    throw std::runtime_error(what + " at column " + std::to_string(i_ + 1));
-  }
-  bool Eat(char c) {
-    Space();
-    if (i_ < s_.size() && s_[i_] == c) {
-      ++i_;
-      return true;
-    }
-    return false;
-  }
-  Json Value() {
-    Space();
-    if (i_ >= s_.size()) {
-      Bad("unexpected end of line");
-    }
-    const char c = s_[i_];
-    if (c == '{') {
-      ++i_;
-      auto obj = std::make_shared<JsonObject>();
-      if (!Eat('}')) {
-        do {
-          Space();
-          if (i_ >= s_.size() || s_[i_] != '"') {
-            Bad("expected a key");
-          }
-          std::string key = String();
-          if (!Eat(':')) {
-            Bad("expected ':'");
-          }
-          (*obj)[key] = Value();
-        } while (Eat(','));
-        if (!Eat('}')) {
-          Bad("expected ',' or '}'");
-        }
-      }
-      return Json{obj};
-    }
-    if (c == '[') {
-      ++i_;
-      auto arr = std::make_shared<JsonArray>();
-      if (!Eat(']')) {
-        do {
-          arr->push_back(Value());
-        } while (Eat(','));
-        if (!Eat(']')) {
-          Bad("expected ',' or ']'");
-        }
-      }
-      return Json{arr};
-    }
-    if (c == '"') {
-      return Json{String()};
-    }
-    if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
-      size_t used = 0;
-      const int64_t n = std::stoll(s_.substr(i_), &used);
-      i_ += used;
-      return Json{n};
-    }
-    if (s_.compare(i_, 4, "true") == 0) {
-      i_ += 4;
-      return Json{true};
-    }
-    if (s_.compare(i_, 5, "false") == 0) {
-      i_ += 5;
-      return Json{false};
-    }
-    if (s_.compare(i_, 4, "null") == 0) {
-      i_ += 4;
-      return Json{};
-    }
-    Bad("unexpected character");
-  }
-  std::string String() {
-    ++i_;  // the opening quote
-    std::string out;
-    while (i_ < s_.size() && s_[i_] != '"') {
-      if (s_[i_] == '\\' && i_ + 1 < s_.size()) {
-        ++i_;
-      }
-      out += s_[i_++];
-    }
-    if (i_ >= s_.size()) {
-      Bad("unterminated string");
-    }
-    ++i_;
-    return out;
-  }
-  const std::string& s_;
-  size_t i_ = 0;
-};
-
-const Json& Field(const JsonObject& o, const std::string& k) {
+const Json& Field(const Json& o, const char* k) {
   const auto it = o.find(k);
   if (it == o.end()) {
-    throw std::runtime_error("no field \"" + k + "\"");
+    throw Malformed(std::string("no field \"") + k + "\"");
   }
-  return it->second;
+  return *it;
 }
 int64_t Int(const Json& j, const char* what) {
-  if (const auto* n = std::get_if<int64_t>(&j.v)) {
-    return *n;
+  if (!j.is_number_integer()) {
+    throw Malformed(std::string(what) + " is not a whole number");
   }
-  throw std::runtime_error(std::string(what) + " is not a number");
+  return j.get<int64_t>();
 }
-const JsonArray& Arr(const Json& j, const char* what) {
-  if (const auto* a = std::get_if<std::shared_ptr<JsonArray>>(&j.v)) {
-    return **a;
+const Json& Arr(const Json& j, const char* what) {
+  if (!j.is_array()) {
+    throw Malformed(std::string(what) + " is not an array");
   }
-  throw std::runtime_error(std::string(what) + " is not an array");
+  return j;
 }
 std::string Str(const Json& j, const char* what) {
-  if (const auto* s = std::get_if<std::string>(&j.v)) {
-    return *s;
+  if (!j.is_string()) {
+    throw Malformed(std::string(what) + " is not a string");
   }
-  throw std::runtime_error(std::string(what) + " is not a string");
+  return j.get<std::string>();
 }
 
 class Checker {
@@ -247,17 +134,20 @@ class Checker {
           continue;
         }
         if (final_seen) {
-          throw std::runtime_error("a line after the final memory");
+          throw Malformed("a line after the final memory");
         }
-        const Json j = Parser(line).Parse();
-        const auto* objp = std::get_if<std::shared_ptr<JsonObject>>(&j.v);
-        if (objp == nullptr) {
-          throw std::runtime_error("not a JSON object");
+        Json o;
+        try {
+          o = Json::parse(line);
+        } catch (const Json::parse_error& e) {
+          throw Malformed(std::string("not JSON: ") + e.what());
         }
-        const JsonObject& o = **objp;
+        if (!o.is_object()) {
+          throw Malformed("not a JSON object");
+        }
         const std::string type = Str(Field(o, "type"), "type");
         if (line_no_ == 1 && type != "header") {
-          throw std::runtime_error("the first line is not the header");
+          throw Malformed("the first line is not the header");
         }
         if (type == "header") {
           Header(o);
@@ -266,18 +156,26 @@ class Checker {
         } else if (type == "final") {
           Final(o);
           final_seen = true;
+        } else if (type == "incomplete") {
+          throw Malformed("the run stopped before its end: " + Str(Field(o, "reason"), "reason"));
         } else {
-          throw std::runtime_error("unknown type \"" + type + "\"");
+          throw Malformed("unknown type \"" + type + "\"");
         }
       }
+      if (is.bad() || (!is.eof() && is.fail())) {
+        throw Malformed("the file cannot be read");
+      }
       if (line_no_ == 0) {
-        throw std::runtime_error("the log is empty");
+        throw Malformed("the log is empty");
       }
       if (!final_seen) {
-        throw std::runtime_error("no final memory (the log is cut short)");
+        throw Malformed("no final memory (the log is cut short)");
       }
       Acyclic();
       r_.ok = true;
+    } catch (const Malformed& e) {
+      r_.malformed = true;
+      r_.error = "line " + std::to_string(line_no_) + ": " + e.what();
     } catch (const std::exception& e) {
       r_.error = "line " + std::to_string(line_no_) + ": " + e.what();
     }
@@ -287,44 +185,44 @@ class Checker {
  private:
   uint32_t Addr(int64_t a) const {
     if (!replay_) {
-      throw std::runtime_error("an event before the header");
+      throw Malformed("an event before the header");
     }
     if (a < 0 || static_cast<uint64_t>(a) >= replay_->words()) {
-      throw std::runtime_error("address " + std::to_string(a) + " outside the " +
-                               std::to_string(replay_->words()) + " words");
+      throw Malformed("address " + std::to_string(a) + " outside the " +
+                      std::to_string(replay_->words()) + " words");
     }
     return static_cast<uint32_t>(a);
   }
-  std::vector<uint32_t> Memory(const JsonObject& o, const char* key) {
+  std::vector<uint32_t> Memory(const Json& o, const char* key) {
     const int64_t words = Int(Field(o, "words"), "words");
     if (words < 0 || words > (int64_t{1} << 32)) {
-      throw std::runtime_error("impossible word count");
+      throw Malformed("impossible word count");
     }
     std::vector<uint32_t> m(static_cast<size_t>(words), 0);
     for (const Json& p : Arr(Field(o, key), key)) {
-      const JsonArray& pair = Arr(p, "an address/value pair");
+      const Json& pair = Arr(p, "an address/value pair");
       if (pair.size() != 2) {
-        throw std::runtime_error("an address/value pair without two numbers");
+        throw Malformed("an address/value pair without two numbers");
       }
       const int64_t a = Int(pair[0], "an address");
       if (a < 0 || a >= words) {
-        throw std::runtime_error("address " + std::to_string(a) + " outside the memory");
+        throw Malformed("address " + std::to_string(a) + " outside the memory");
       }
       m[static_cast<size_t>(a)] = static_cast<uint32_t>(Int(pair[1], "a value"));
     }
     return m;
   }
-  void Header(const JsonObject& o) {
+  void Header(const Json& o) {
     if (line_no_ != 1) {
-      throw std::runtime_error("a second header");
+      throw Malformed("a second header");
     }
     if (Str(Field(o, "format"), "format") != "htmsim-commit-log-1") {
-      throw std::runtime_error("unknown format");
+      throw Malformed("unknown format");
     }
-    replay_ = std::make_unique<gpu::Replay>(Memory(o, "initial"));
+    replay_ = std::make_unique<Replay>(Memory(o, "initial"));
     writes_of_.assign(replay_->words(), {});
   }
-  void EventLine(const JsonObject& o, bool tx) {
+  void EventLine(const Json& o, bool tx) {
     const int64_t id = Int(Field(o, "id"), "id");
     if (id != static_cast<int64_t>(events_)) {
       throw std::runtime_error("id " + std::to_string(id) + " where " + std::to_string(events_) +
@@ -334,17 +232,16 @@ class Checker {
                            " (thread " + std::to_string(Int(Field(o, "thread"), "thread")) + ")";
     ++events_;
     (tx ? r_.transactions : r_.writes) += 1;
-    for (const Json& rj : Arr(Field(o, "reads"), "reads")) {
-      const JsonArray& rd = Arr(rj, "a read");
-      if (rd.size() != 3) {
-        throw std::runtime_error(me + ": a read without address, value and writer");
+    for (const Json& rd : Arr(Field(o, "reads"), "reads")) {
+      if (!rd.is_array() || rd.size() != 3) {
+        throw Malformed(me + ": a read without address, value and writer");
       }
       const uint32_t a = Addr(Int(rd[0], "a read's address"));
       const auto value = static_cast<uint32_t>(Int(rd[1], "a read's value"));
       int64_t w = -1;
-      if (std::holds_alternative<std::string>(rd[2].v)) {
-        if (Str(rd[2], "writer") != "init") {
-          throw std::runtime_error(me + ": a read's writer is neither an id nor \"init\"");
+      if (rd[2].is_string()) {
+        if (rd[2].get<std::string>() != "init") {
+          throw Malformed(me + ": a read's writer is neither an id nor \"init\"");
         }
       } else {
         w = Int(rd[2], "a read's writer");
@@ -355,7 +252,7 @@ class Checker {
       }
       ++r_.reads;
       if (const auto fault = replay_->CheckRead(a, value, w)) {
-        throw std::runtime_error(gpu::Replay::Describe(*fault, me, [](int64_t e) {
+        throw std::runtime_error(Replay::Describe(*fault, me, [](int64_t e) {
           return e < 0 ? std::string("the initial memory") : "event " + std::to_string(e);
         }));
       }
@@ -365,10 +262,9 @@ class Checker {
       }
       reads_of_.push_back({a, w, id});
     }
-    for (const Json& wj : Arr(Field(o, "writes"), "writes")) {
-      const JsonArray& wr = Arr(wj, "a write");
-      if (wr.size() != 2) {
-        throw std::runtime_error(me + ": a write without address and value");
+    for (const Json& wr : Arr(Field(o, "writes"), "writes")) {
+      if (!wr.is_array() || wr.size() != 2) {
+        throw Malformed(me + ": a write without address and value");
       }
       const uint32_t a = Addr(Int(wr[0], "a write's address"));
       const int64_t before = replay_->writer(a);
@@ -381,11 +277,14 @@ class Checker {
       }
     }
   }
-  void Final(const JsonObject& o) {
+  void Final(const Json& o) {
+    if (!replay_) {
+      throw Malformed("the final memory before the header");
+    }
     const std::vector<uint32_t> fin = Memory(o, "memory");
     if (fin.size() != replay_->words()) {
-      throw std::runtime_error("the final memory has " + std::to_string(fin.size()) +
-                               " words, the initial " + std::to_string(replay_->words()));
+      throw Malformed("the final memory has " + std::to_string(fin.size()) +
+                      " words, the initial " + std::to_string(replay_->words()));
     }
     if (const int64_t a = replay_->FirstDifference(fin); a >= 0) {
       const auto w = static_cast<uint32_t>(a);
@@ -398,8 +297,8 @@ class Checker {
     edges_.push_back({from, to});
     ++r_.edges;
   }
-  /// Adds the read-write edges (a reader precedes the next writer of what it read) and sorts
-  /// the graph topologically.
+  /// Adds the read-write edges (a reader precedes the next writer of what it read) and sorts the
+  /// graph topologically.
   void Acyclic() {
     for (const auto& [a, w, reader] : reads_of_) {
       const auto& ws = writes_of_[a];
@@ -411,8 +310,8 @@ class Checker {
     std::vector<std::vector<int64_t>> out(events_);
     std::vector<int> in(events_, 0);
     for (const auto& [f, t] : edges_) {
-      out[f].push_back(t);
-      ++in[t];
+      out[static_cast<size_t>(f)].push_back(t);
+      ++in[static_cast<size_t>(t)];
     }
     std::queue<int64_t> ready;
     for (uint64_t v = 0; v < events_; ++v) {
@@ -425,8 +324,8 @@ class Checker {
       const int64_t v = ready.front();
       ready.pop();
       ++sorted;
-      for (const int64_t t : out[v]) {
-        if (--in[t] == 0) {
+      for (const int64_t t : out[static_cast<size_t>(v)]) {
+        if (--in[static_cast<size_t>(t)] == 0) {
           ready.push(t);
         }
       }
@@ -443,7 +342,7 @@ class Checker {
 
   LogCheckResult r_;
   uint64_t line_no_ = 0, events_ = 0;
-  std::unique_ptr<gpu::Replay> replay_;  // the memory and its latest writers, from the header
+  std::unique_ptr<Replay> replay_;  // the memory and its latest writers, from the header
   std::vector<std::vector<int64_t>> writes_of_;
   struct ReadOf {
     uint32_t addr;

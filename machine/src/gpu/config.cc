@@ -100,8 +100,7 @@ MachineConfig Paper() {
   // Snapshot isolation's tables at the paper's sizes (docs/si.md, 003_ 4.3): 3000 writers,
   // 87 856 reader entries, 1024 transaction ids and 24-bit logical timestamps.
   m.wt = golden::WriterTableParams{.addr_w = 30, .tx_w = 10, .sets = 1000, .ways = 3};
-  m.rl = golden::ReaderListTableParams{
-      .addr_w = 30, .num_tx = 1024, .leaf_w = 32, .sets = 21964, .ways = 4};
+  m.rl = golden::ReaderListParams{.addr_w = 30, .tx_w = 10, .leaf_w = 32, .sets = 21964, .ways = 4};
   m.pd = golden::PostdateParams{.num_tx = 1024, .ts_w = 24, .inc = 10};
   return m;
 }
@@ -181,13 +180,13 @@ std::string CheckMachine(const MachineConfig& m) {
   if (std::string err = golden::CheckWriterTableParams(m.wt); !err.empty()) {
     return "Writer Table: " + err;
   }
-  if (std::string err = golden::CheckReaderListTableParams(m.rl); !err.empty()) {
+  if (std::string err = golden::CheckReaderListParams(m.rl); !err.empty()) {
     return "Reader List: " + err;
   }
   if (std::string err = golden::CheckPostdateParams(m.pd); !err.empty()) {
     return "post-dating unit: " + err;
   }
-  if (m.rl.num_tx != m.pd.num_tx || m.pd.num_tx > (1 << std::min(m.wt.tx_w, 20)) ||
+  if ((1 << m.rl.tx_w) != m.pd.num_tx || m.pd.num_tx > (1 << std::min(m.wt.tx_w, 20)) ||
       m.wt.addr_w != m.rl.addr_w) {
     return "the Writer Table, the Reader List and the post-dating unit must name the same "
            "transaction ids (NumTx, TxW) and addresses (AddrW)";

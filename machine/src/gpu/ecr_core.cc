@@ -7,30 +7,42 @@
 
 namespace htm::gpu {
 
-EcrCore::EcrCore(const golden::IntraWarpCdParams& iw, const golden::CatParams* cat,
-                 const golden::PagCheckParams* pag)
-    : iw_(iw) {
+void EcrCore::CheckFit(const golden::IntraWarpCdParams& iw, const golden::CatParams* cat,
+                       const golden::PagCheckParams* pag) {
   if (pag != nullptr && cat == nullptr) {
     throw std::invalid_argument("EcrCore: a Pause-and-Go check needs a CAT");
   }
-  if (cat != nullptr) {
-    if (cat->warp_size != iw.warp_size || cat->addr_w != iw.addr_w) {
-      throw std::invalid_argument(
-          "EcrCore: the CAT and the intra-warp detection differ in warp size or address width");
-    }
-    cat_.emplace(*cat);
+  if (cat != nullptr && (cat->warp_size != iw.warp_size || cat->addr_w != iw.addr_w)) {
+    throw std::invalid_argument(
+        "EcrCore: the CAT and the intra-warp detection differ in warp size or address width");
   }
-  if (pag != nullptr) {
-    if (pag->warp_size != cat->warp_size || pag->addr_w != cat->addr_w) {
-      throw std::invalid_argument(
-          "EcrCore: the CAT and the Pause-and-Go check differ in warp size or address width");
-    }
-    pag_.emplace(*pag);
+  if (pag != nullptr && (pag->warp_size != cat->warp_size || pag->addr_w != cat->addr_w)) {
+    throw std::invalid_argument(
+        "EcrCore: the CAT and the Pause-and-Go check differ in warp size or address width");
   }
 }
 
+EcrCore::EcrCore(const golden::IntraWarpCdParams& iw, const golden::CatParams* cat,
+                 const golden::PagCheckParams* pag) {
+  CheckFit(iw, cat, pag);
+  iw_ = std::make_unique<golden::GoldenInstance<golden::IntraWarpCdModel>>(iw);
+  if (cat != nullptr) {
+    cat_ = std::make_unique<golden::GoldenInstance<golden::CatModel>>(*cat);
+  }
+  if (pag != nullptr) {
+    pag_ = std::make_unique<golden::GoldenInstance<golden::PagCheckModel>>(*pag);
+  }
+}
+
+EcrCore::EcrCore(const golden::IntraWarpCdParams& iwp, std::unique_ptr<IwInstance> iw,
+                 const golden::CatParams* catp, std::unique_ptr<CatInstance> cat,
+                 const golden::PagCheckParams* pagp, std::unique_ptr<PagInstance> pag)
+    : iw_(std::move(iw)), cat_(std::move(cat)), pag_(std::move(pag)) {
+  CheckFit(iwp, cat_ ? catp : nullptr, pag_ ? pagp : nullptr);
+}
+
 void EcrCore::Reset() {
-  iw_.Reset();
+  iw_->Reset();
   if (cat_) {
     cat_->Reset();
   }
@@ -46,8 +58,8 @@ EcrCore::Step EcrCore::Cycle(golden::PagCheckIn pi, golden::IntraWarpCdIn wi,
   pi.cat_req_ready = pi.cat_rsp_valid = pi.cat_rsp_hit = 0;
   wi.cat_req_ready = wi.cat_rsp_valid = wi.cat_rsp_hit = 0;
   if (!cat_) {
-    s.iw = iw_.Eval(wi);
-    iw_.Tick(wi);
+    s.iw = iw_->Eval(wi);
+    iw_->Tick(wi);
     return s;
   }
   // The clients' CAT requests depend on their registers only.
@@ -56,7 +68,7 @@ EcrCore::Step EcrCore::Cycle(golden::PagCheckIn pi, golden::IntraWarpCdIn wi,
     pg0 = pag_->Eval(pi);
   }
   const bool pag_req = pg0.cat_req_valid != 0;
-  const golden::IntraWarpCdOut iw0 = iw_.Eval(wi);
+  const golden::IntraWarpCdOut iw0 = iw_->Eval(wi);
   golden::CatIn& ci = s.cat_in;
   if (msg != nullptr) {
     ci.msg_valid = 1;
@@ -94,8 +106,8 @@ EcrCore::Step EcrCore::Cycle(golden::PagCheckIn pi, golden::IntraWarpCdIn wi,
     s.lookup = grant;
   }
   s.msg_taken = ci.msg_valid && s.cat.msg_ready;
-  s.iw = iw_.Eval(wi);
-  iw_.Tick(wi);
+  s.iw = iw_->Eval(wi);
+  iw_->Tick(wi);
   cat_->Tick(ci);
   if (pag_) {
     s.pag = pag_->Eval(pi);

@@ -8,15 +8,26 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "htm/golden/cat_model.h"
+#include "htm/golden/intra_warp_cd_model.h"
+#include "htm/golden/pag_check_model.h"
+#include "htm/golden/postdate_model.h"
+#include "htm/golden/rct_model.h"
+#include "htm/golden/reader_list_model.h"
+#include "htm/golden/tcd_model.h"
+#include "htm/golden/writer_table_model.h"
 #include "tm_policy.h"
 
 namespace htm::gpu {
 
 Machine::Machine(const MachineConfig& m, TmMode t, Workload& w, const RunOptions& o)
     : cfg(m), tm(t), workload(w), opt(o), icnt(m, stats) {
+  // (The parts keep pointers to each other: reserve, so that none moves.)
+  cores.reserve(static_cast<size_t>(m.cores));
   for (int c = 0; c < m.cores; ++c) {
     cores.emplace_back(*this, c);
   }
+  partitions.reserve(static_cast<size_t>(m.partitions));
   for (int u = 0; u < m.partitions; ++u) {
     partitions.emplace_back(*this, u);
   }
@@ -29,6 +40,9 @@ RunResult Machine::Run() {
   RunResult r;
   try {
     RunInner();
+  } catch (const golden::InstanceMismatch& e) {
+    error = e.what();
+    r.mismatch = true;
   } catch (const std::exception& e) {
     Fail(std::string("thread ") + std::to_string(current) + " threw: " + e.what());
   }
@@ -36,14 +50,23 @@ RunResult Machine::Run() {
   r.stats.cycles = now();
   r.stats.threads = static_cast<uint64_t>(workload.threads());
   r.mem = mem;
-  if (error.empty() && serial) {
-    policy->Finish();
+  try {
+    if (error.empty() && serial) {
+      policy->Finish();
+    }
+    if (!r.mismatch) {
+      policy->FinalStats(r.stats);  // (reads the blocks' ports: not after a departure)
+    }
+  } catch (const golden::InstanceMismatch& e) {
+    error = error.empty() ? e.what() : error;
+    r.mismatch = true;
   }
   if (error.empty() && serial && !serial->Finish(mem)) {
     Fail(serial->error());
+  } else if (!error.empty() && serial) {
+    serial->Stop(error);
   }
   r.stats.log_events = serial ? serial->events() : 0;
-  policy->FinalStats(r.stats);
   if (error.empty()) {
     r.check = workload.Check(mem);
   }
@@ -150,6 +173,31 @@ std::string Machine::Describe(int t) const {
   return os.str();
 }
 
+std::string Machine::DescribeCid(uint64_t cid_low) const {
+  const auto it = by_cid.find(cid_low);
+  if (it == by_cid.end()) {
+    return "commit id " + std::to_string(cid_low) + " (low bits; no core is committing it)";
+  }
+  const Committer& cm = *it->second;
+  return "commit id " + std::to_string(cm.cid) + " (thread " + std::to_string(cm.thread) +
+         ", warp " + std::to_string(cm.warp) + ", core " + std::to_string(cm.core) + ")";
+}
+
+std::string Machine::WavesFor(const std::string& name) const {
+  const RtlSelection& r = opt.rtl;
+  if (r.waves.empty()) {
+    return "";
+  }
+  if (!r.waves_instance.empty()) {
+    return r.waves_instance == name ? r.waves : "";
+  }
+  const std::string& w = r.waves;
+  const size_t dot = w.rfind('.');
+  const size_t slash = w.rfind('/');
+  const bool ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  return (ext ? w.substr(0, dot) : w) + "." + name + (ext ? w.substr(dot) : ".fst");
+}
+
 std::string Machine::Summary() const {
   std::ostringstream os;
   os << done_threads << " of " << threads.size() << " threads finished";
@@ -164,7 +212,27 @@ std::string Machine::Summary() const {
 
 // ---- Memory partitions ------------------------------------------------------------------------
 
-MemoryPartition::MemoryPartition(Machine& m, int id) : m_(m), id_(id), unit_(m.cfg.cu) {}
+MemoryPartition::MemoryPartition(Machine& m, int id)
+    : m_(m),
+      id_(id),
+      unit_(m.MakeBlock<golden::CommitUnitModel>("htm_commit_unit",
+                                                 "partition" + std::to_string(id) + ".commit_unit",
+                                                 m.cfg.cu, [this] { return Context(); })) {}
+
+std::string MemoryPartition::Context() const {
+  std::ostringstream os;
+  os << "commit unit of partition " << id_ << ": " << in_.size() << " messages queued";
+  if (!in_.empty()) {
+    const CuIn& f = in_.front();
+    os << ", the first " << ToString(f.m.type) << " from core " << f.core << " for "
+       << m_.DescribeCid(f.cid & golden::LowMask(m_.cfg.cu.cid_w));
+    if (f.m.type == CuMsg::kReadSet || f.m.type == CuMsg::kWriteSet) {
+      os << ", word " << f.m.addr << " value " << f.m.data;
+    }
+  }
+  os << "; " << vr_.size() << " validation reads and " << cw_.size() << " commit writes in flight";
+  return os.str();
+}
 
 bool MemoryPartition::Cycle() {
   const MachineConfig& cfg = m_.cfg;
@@ -194,14 +262,17 @@ bool MemoryPartition::Cycle() {
     m_.policy->OnMemoryWritten(cw_.front().addr);
     cw_.pop_front();
   }
-  const golden::CommitUnitOut out = unit_.Eval(in);
-  unit_.Tick(in);
+  const golden::CommitUnitOut out = unit_->Eval(in);
+  unit_->Tick(in);
   const bool beside = m_.policy->PartitionCycle(id_, out);
   ++m_.stats.cu_cycles;
   // Work for the next tick: open entries, the history's sweep, and a message taken or a reply
-  // sent now (a registered reply follows the message it answers).
-  working_ =
-      out.busy != 0 || unit_.Sweeping() || offered || out.arep_valid != 0 || out.rep_valid != 0;
+  // sent now (a registered reply follows the message it answers). The sweep after reset ends at
+  // an edge: whether it goes on is the next cycle's sweep output (a function of the state
+  // alone), read only while the unit sweeps. (A scrub the history forces between operations
+  // comes with open entries, which keep the unit busy anyway.)
+  const bool sweeping = out.sweep != 0 && unit_->Eval(golden::CommitUnitIn{}).sweep != 0;
+  working_ = out.busy != 0 || sweeping || offered || out.arep_valid != 0 || out.rep_valid != 0;
   m_.stats.cu_busy_cycles += out.busy;
   if (out.err) {
     m_.Fail("commit unit " + std::to_string(id_) + " flagged a protocol error");
@@ -234,16 +305,71 @@ bool MemoryPartition::Cycle() {
   if (out.rep_valid) {
     const uint64_t cid = out.rep_cid;
     const int type = static_cast<int>(out.rep_type);
-    const bool cap =
-        out.rep_type == static_cast<uint64_t>(CuRep::kFail) && unit_.CapacityFailed(out.rep_cid);
+    const bool cap = out.rep_type == static_cast<uint64_t>(CuRep::kFail) && out.rep_cap != 0;
     m_.At(reply_at, [this, u, cid, type, cap] { m_.Reply(u, cid, type, cap); });
   }
   return offered || working_ || beside;
 }
 
+namespace {
+
+template <class Ports>
+BlockUse Use(const char* block, int instances, const typename Ports::Params& p) {
+  return BlockUse{block, instances,
+                  [block, p](const golden::InstanceFactory& f, golden::Impl impl) {
+                    return f.Check(impl, block, typeid(Ports), &p);
+                  }};
+}
+
+}  // namespace
+
+std::vector<BlockUse> MachineBlocks(const MachineConfig& m, TmMode tm) {
+  std::vector<BlockUse> uses;
+  uses.push_back(Use<golden::CommitUnitPorts>("htm_commit_unit", m.partitions, m.cu));
+  const bool warptm = tm == TmMode::kWarpTm || tm == TmMode::kWarpTmEa || tm == TmMode::kWarpTmPg ||
+                      tm == TmMode::kWarpTmEaPg;
+  const bool ea = tm == TmMode::kWarpTmEa || tm == TmMode::kWarpTmEaPg;
+  const bool pg = tm == TmMode::kWarpTmPg || tm == TmMode::kWarpTmEaPg;
+  if (warptm) {
+    uses.push_back(Use<golden::IntraWarpCdPorts>("htm_intra_warp_cd", m.cores, m.iwcd));
+    if (m.tcd_on) {
+      uses.push_back(Use<golden::TcdPorts>("htm_tcd", m.cores, m.tcd));
+    }
+  }
+  if (ea || pg) {
+    uses.push_back(Use<golden::RctPorts>("htm_rct", m.partitions, m.rct));
+    uses.push_back(Use<golden::CatPorts>("htm_cat", m.cores, m.cat));
+  }
+  if (pg) {
+    uses.push_back(Use<golden::PagCheckPorts>("htm_pag_check", m.cores, m.pag));
+  }
+  if (tm == TmMode::kSitm) {
+    uses.push_back(Use<golden::WriterTablePorts>("htm_writer_table", 1, m.wt));
+    uses.push_back(Use<golden::ReaderListPorts>("htm_reader_list", 1, m.rl));
+    uses.push_back(Use<golden::PostdatePorts>("htm_postdate", 1, m.pd));
+  }
+  return uses;
+}
+
 RunResult RunSystem(const MachineConfig& m, TmMode tm, Workload& w, const RunOptions& opt) {
   if (std::string err = CheckMachine(m); !err.empty()) {
     throw std::invalid_argument("machine '" + m.name + "': " + err);
+  }
+  if (!opt.rtl.blocks.empty()) {
+    if (opt.rtl.factory == nullptr || opt.rtl.impl == golden::Impl::kGolden) {
+      throw std::invalid_argument("RTL blocks selected without an RTL implementation");
+    }
+    const std::vector<BlockUse> uses = MachineBlocks(m, tm);
+    for (const std::string& b : opt.rtl.blocks) {
+      const auto it =
+          std::find_if(uses.begin(), uses.end(), [&](const BlockUse& u) { return u.block == b; });
+      if (it == uses.end()) {
+        throw std::invalid_argument("the machine has no " + b + " under " + ToString(tm));
+      }
+      if (std::string err = it->check(*opt.rtl.factory, opt.rtl.impl); !err.empty()) {
+        throw std::invalid_argument(err);
+      }
+    }
   }
   if (m.partitions > 64) {
     throw std::invalid_argument("machine '" + m.name + "': at most 64 partitions");

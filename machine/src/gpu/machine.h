@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "htm/golden/commit_unit_model.h"
+#include "htm/golden/instance.h"
 #include "htm/machine/gpu/system.h"
 #include "htm/workloads/kernel.h"
 #include "serializer.h"
@@ -217,6 +218,8 @@ class MemoryPartition {
   void Deliver(const CuIn& in) { in_.push_back(in); }
   /// The unit has work without new input (queued messages, memory operations, open entries).
   bool Working() const { return !in_.empty() || !vr_.empty() || !cw_.empty() || working_; }
+  /// What the unit is working on, for reports: the message at the head of its queue.
+  std::string Context() const;
 
  private:
   struct MemOp {
@@ -226,7 +229,7 @@ class MemoryPartition {
   };
   Machine& m_;
   int id_;
-  golden::CommitUnitModel unit_;
+  std::unique_ptr<golden::Instance<golden::CommitUnitPorts>> unit_;
   std::deque<CuIn> in_;
   std::deque<MemOp> vr_, cw_;
   bool working_ = false;
@@ -301,6 +304,30 @@ class Machine {
   void Fail(const std::string& what);
   /// "thread t (warp w) at <operation> of word a at line l", for messages.
   std::string Describe(int t) const;
+  /// "commit id c (thread t, warp w)", or what is known of a commit id, for reports.
+  std::string DescribeCid(uint64_t cid_low) const;
+
+  /// A block instance of the machine: the golden model, or what opt.rtl selects for `block`
+  /// (the RTL or netlist, alone or beside its golden model). `name` names the instance in
+  /// reports and waves; `context` says what it is doing for the workload.
+  template <class Model>
+  std::unique_ptr<golden::Instance<typename Model::Ports>> MakeBlock(
+      const std::string& block, const std::string& name, const typename Model::Ports::Params& p,
+      std::function<std::string()> context = {}) {
+    if (!opt.rtl.Selects(block)) {
+      return std::make_unique<golden::GoldenInstance<Model>>(p);
+    }
+    golden::InstanceInfo info;
+    info.block = block;
+    info.name = name;
+    info.machine_cycle = [this] { return now(); };
+    info.context = std::move(context);
+    info.repro = opt.rtl.repro;
+    info.waves = WavesFor(name);
+    return opt.rtl.factory->Make<typename Model::Ports>(opt.rtl.impl, p, info);
+  }
+  /// The FST file of instance `name` ("" none).
+  std::string WavesFor(const std::string& name) const;
   bool InMemory(uint32_t addr) const { return addr < mem.size(); }
   SimtCore& core_of(int wi) { return cores[static_cast<size_t>(warps[wi].core)]; }
 

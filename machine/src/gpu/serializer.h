@@ -73,6 +73,12 @@ class Serializer {
   void Replay(LogEvent e) { Emit(std::move(e), true); }
   /// The end of the run: the events still held, the final memory against the replay's.
   bool Finish(const std::vector<uint32_t>& hw);
+  /// The run stopped before its end: the log says so (instead of the final memory).
+  void Stop(const std::string& why) {
+    if (sink_ != nullptr) {
+      sink_->Stopped(why);
+    }
+  }
   const std::string& error() const { return error_; }
   uint64_t events() const { return next_id_; }
 

@@ -165,9 +165,11 @@ void SnapshotTm::Publish() {
 
 void SitmTs::Start() {
   SnapshotTm::Start();
-  wt_ = std::make_unique<golden::WriterTableModel>(m_.cfg.wt);
-  rl_ = std::make_unique<golden::ReaderListTable>(m_.cfg.rl);
-  pd_ = std::make_unique<golden::PostdateTable>(m_.cfg.pd);
+  auto context = [this] { return TableContext(); };
+  wt_ = m_.MakeBlock<golden::WriterTableModel>("htm_writer_table", "writer_table", m_.cfg.wt,
+                                               context);
+  rl_ = m_.MakeBlock<golden::ReaderListModel>("htm_reader_list", "reader_list", m_.cfg.rl, context);
+  pd_ = m_.MakeBlock<golden::PostdateModel>("htm_postdate", "postdate", m_.cfg.pd, context);
   for (int id = m_.cfg.pd.num_tx - 1; id >= 0; --id) {
     free_ids_.push_back(id);
   }
@@ -258,11 +260,35 @@ void SitmTs::OnPublished(const std::vector<std::pair<int64_t, WordLog>>& txs) {
   }
 }
 
-/// A post-dating operation; a loop or an overflow aborts thread t (the access's maker).
+/// A post-dating operation through the unit's ports, run to its result; a loop or an overflow
+/// aborts thread t (the access's maker).
 void SitmTs::Postdate(PdOp op, int a, int b, int t) {
-  const golden::PdResult r =
-      pd_->Apply(static_cast<uint64_t>(op), static_cast<uint64_t>(a), static_cast<uint64_t>(b));
-  if (r.err) {
+  op_ = "post-dating " + std::string(ToString(op)) + " of slots " + std::to_string(a) + ", " +
+        std::to_string(b) + (t >= 0 ? " for " + m_.Describe(t) : "");
+  golden::PostdateIn in;
+  in.op_valid = 1;
+  in.op_kind = static_cast<uint64_t>(op);
+  in.op_a = static_cast<uint64_t>(a);
+  in.op_b = static_cast<uint64_t>(b);
+  golden::PostdateOut r;
+  bool done = false;
+  for (int cycle = 0; cycle < 1 << 20 && !done; ++cycle) {
+    const golden::PostdateOut out = pd_->Eval(in);
+    if (out.res_valid && in.op_valid == 0) {
+      r = out;
+      done = true;
+    }
+    const bool taken = in.op_valid != 0 && out.op_ready != 0;
+    pd_->Tick(in);
+    if (taken) {
+      in.op_valid = 0;
+    }
+  }
+  if (!done) {
+    m_.Fail("the post-dating unit gave no result");
+    return;
+  }
+  if (r.res_err) {
     m_.Fail("the post-dating unit refused operation " + std::string(ToString(op)) + " on slots " +
             std::to_string(a) + ", " + std::to_string(b));
     return;
@@ -270,10 +296,10 @@ void SitmTs::Postdate(PdOp op, int a, int b, int t) {
   if (op == PdOp::kEdge) {
     ++m_.stats.si_pd_edges;
   }
-  if (r.ovf) {
-    // The logical timestamps ran out: every running try aborts and the table restarts (4.3).
+  if (r.res_ovf) {
+    // The logical timestamps ran out: every running try aborts, and the unit restarts its
+    // table (4.3; it sweeps the slots before it takes the next operation).
     ++m_.stats.si_pd_overflows;
-    pd_->Reset();
     for (Thread& th : m_.threads) {
       if (th.si_id >= 0 && !th.doomed) {
         Abort(th, Thread::SiWhy::kFull);
@@ -281,9 +307,42 @@ void SitmTs::Postdate(PdOp op, int a, int b, int t) {
     }
     return;
   }
-  if (r.loop && t >= 0) {
+  if (r.res_loop && t >= 0) {
     Abort(m_.threads[static_cast<size_t>(t)], Thread::SiWhy::kLoop);
   }
+}
+
+SitmTs::RlAnswer SitmTs::ReaderOp(RlOp kind, uint32_t addr, int tx) {
+  op_ = "Reader List " + std::string(ToString(kind)) + " of word " + std::to_string(addr) +
+        " for transaction id " + std::to_string(tx);
+  golden::ReaderListIn in;
+  in.op_valid = 1;
+  in.op_kind = static_cast<uint64_t>(kind);
+  in.op_addr = addr;
+  in.op_tx = static_cast<uint64_t>(tx);
+  RlAnswer a;
+  for (int cycle = 0; cycle < 1 << 20; ++cycle) {
+    const golden::ReaderListOut out = rl_->Eval(in);
+    if (out.id_valid) {
+      a.ids.push_back(out.id);
+    }
+    if (out.res_valid && in.op_valid == 0) {
+      rl_->Tick(in);
+      a.res = out;
+      return a;
+    }
+    const bool taken = in.op_valid != 0 && out.op_ready != 0;
+    rl_->Tick(in);
+    if (taken) {
+      in.op_valid = 0;
+    }
+  }
+  m_.Fail("the Reader List gave no result");
+  return a;
+}
+
+std::string SitmTs::TableContext() const {
+  return "snapshot isolation's tables: " + (op_.empty() ? std::string("no operation") : op_);
 }
 
 /// The try of `th` aborts at once (5: the loop result goes back to the access's maker): it stops,
@@ -309,6 +368,8 @@ golden::WriterTableOut SitmTs::WriterOp(htm::WtOp kind, uint32_t addr, int tx) {
   in.op_kind = static_cast<uint64_t>(kind);
   in.op_addr = addr;
   in.op_tx = static_cast<uint64_t>(tx);
+  op_ = "Writer Table " + std::string(ToString(kind)) + " of word " + std::to_string(addr) +
+        " for transaction id " + std::to_string(tx);
   for (int cycle = 0; cycle < 1 << 20; ++cycle) {
     const golden::WriterTableOut out = wt_->Eval(in);
     if (out.res_valid && in.op_valid == 0) {
@@ -346,12 +407,12 @@ void SitmTs::Read(int t, uint32_t a) {
     m_.Fail(m_.Describe(t) + ": a transactional load without a transaction id");
     return;
   }
-  const golden::RlResult r = rl_->Insert(a, static_cast<uint64_t>(th.si_id));
-  if (r == golden::RlResult::kFull) {
+  const RlAnswer r = ReaderOp(RlOp::kInsert, a, th.si_id);
+  if (r.res.res_full != 0) {
     Abort(th, Thread::SiWhy::kFull);
     return;
   }
-  if (r == golden::RlResult::kInserted) {
+  if (r.res.res_inserted != 0) {
     th.rl_words.push_back(a);
   }
   const golden::WriterTableOut w = WriterOp(htm::WtOp::kRead, a, th.si_id);
@@ -389,7 +450,7 @@ void SitmTs::Write(int t, uint32_t a) {
   if (w.res_inserted != 0) {
     th.wt_words.push_back(a);
   }
-  for (const uint64_t r : rl_->Enumerate(a)) {
+  for (const uint64_t r : ReaderOp(RlOp::kEnumerate, a, th.si_id).ids) {
     if (static_cast<int>(r) != th.si_id && !th.doomed) {
       Postdate(PdOp::kEdge, static_cast<int>(r), th.si_id, t);
     }
@@ -399,7 +460,7 @@ void SitmTs::Write(int t, uint32_t a) {
 void SitmTs::Leave(int id, const std::vector<uint32_t>& rl_words,
                    const std::vector<uint32_t>& wt_words) {
   for (const uint32_t a : rl_words) {
-    rl_->Remove(a, static_cast<uint64_t>(id));
+    ReaderOp(RlOp::kRemove, a, id);
   }
   for (const uint32_t a : wt_words) {
     WriterOp(htm::WtOp::kRemove, a, id);

@@ -96,9 +96,22 @@ class SitmTs : public SnapshotTm {
   void Leave(int id, const std::vector<uint32_t>& rl_words, const std::vector<uint32_t>& wt_words);
   void Retire();
 
-  std::unique_ptr<golden::WriterTableModel> wt_;
-  std::unique_ptr<golden::ReaderListTable> rl_;
-  std::unique_ptr<golden::PostdateTable> pd_;
+  /// A Reader List operation run to its result: its result and, for an enumeration, the
+  /// readers streamed.
+  struct RlAnswer {
+    golden::ReaderListOut res;
+    std::vector<uint64_t> ids;
+  };
+  RlAnswer ReaderOp(RlOp kind, uint32_t addr, int tx);
+  /// The context of the tables' operation, for reports.
+  std::string TableContext() const;
+
+  // The tables, each one instance driven through its ports; an operation runs the block to its
+  // result within the cycle (the paper overlaps them with the memory access).
+  std::unique_ptr<golden::Instance<golden::WriterTablePorts>> wt_;
+  std::unique_ptr<golden::Instance<golden::ReaderListPorts>> rl_;
+  std::unique_ptr<golden::Instance<golden::PostdatePorts>> pd_;
+  std::string op_;  // the operation in progress, for reports
   std::vector<int> free_ids_;
   struct Retained {
     uint64_t snap = 0, pub = UINT64_MAX;  // its snapshot; the snapshot its writes joined

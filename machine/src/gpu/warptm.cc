@@ -4,6 +4,7 @@
 #include "warptm.h"
 
 #include <algorithm>
+#include <string>
 
 namespace htm::gpu {
 
@@ -14,13 +15,27 @@ WarpTm::WarpTm(Machine& m, bool ea, bool pg)
     : CommitUnitTm(m), ea_(ea), pg_(pg), cat_(ea || pg), tcd_on_(m.cfg.tcd_on) {
   const MachineConfig& cfg = m.cfg;
   ecr_.resize(static_cast<size_t>(cfg.cores));
-  for (EcrPort& p : ecr_) {
-    p.ecr =
-        std::make_unique<EcrCore>(cfg.iwcd, cat_ ? &cfg.cat : nullptr, pg_ ? &cfg.pag : nullptr);
+  for (int c = 0; c < cfg.cores; ++c) {
+    const std::string core = "core" + std::to_string(c);
+    auto context = [this, c] { return EcrContext(c); };
+    auto iw = m.MakeBlock<golden::IntraWarpCdModel>("htm_intra_warp_cd", core + ".iwcd", cfg.iwcd,
+                                                    context);
+    std::unique_ptr<EcrCore::CatInstance> cat;
+    std::unique_ptr<EcrCore::PagInstance> pag;
+    if (cat_) {
+      cat = m.MakeBlock<golden::CatModel>("htm_cat", core + ".cat", cfg.cat, context);
+    }
+    if (pg_) {
+      pag = m.MakeBlock<golden::PagCheckModel>("htm_pag_check", core + ".pag", cfg.pag, context);
+    }
+    ecr_[static_cast<size_t>(c)].ecr = std::make_unique<EcrCore>(
+        cfg.iwcd, std::move(iw), &cfg.cat, std::move(cat), &cfg.pag, std::move(pag));
   }
   if (cat_) {
     for (int u = 0; u < cfg.partitions; ++u) {
-      rcts_.emplace_back(cfg.rct);
+      rcts_.push_back(m.MakeBlock<golden::RctModel>(
+          "htm_rct", "partition" + std::to_string(u) + ".rct", cfg.rct,
+          [this, u] { return m_.partitions[static_cast<size_t>(u)].Context(); }));
     }
     rct_pending_.assign(static_cast<size_t>(cfg.partitions), 0);
     rct_working_.assign(static_cast<size_t>(cfg.partitions), 0);
@@ -28,10 +43,50 @@ WarpTm::WarpTm(Machine& m, bool ea, bool pg)
   }
   if (tcd_on_) {
     tcd_.resize(static_cast<size_t>(cfg.cores));
-    for (TcdPort& p : tcd_) {
-      p.table = std::make_unique<golden::TcdModel>(cfg.tcd);
+    for (int c = 0; c < cfg.cores; ++c) {
+      tcd_[static_cast<size_t>(c)].table =
+          m.MakeBlock<golden::TcdModel>("htm_tcd", "core" + std::to_string(c) + ".tcd", cfg.tcd,
+                                        [this, c] { return TcdContext(c); });
     }
   }
+}
+
+std::string WarpTm::EcrContext(int c) const {
+  const EcrPort& p = ecr_[static_cast<size_t>(c)];
+  std::string s = "core " + std::to_string(c) + "'s early-conflict-resolution blocks: ";
+  if (p.warp >= 0) {
+    const Warp& w = m_.warps[static_cast<size_t>(p.warp)];
+    s += "the intra-warp detection checks warp " + std::to_string(p.warp) + " (threads " +
+         std::to_string(w.first) + "-" + std::to_string(w.first + 31) + "), command " +
+         std::to_string(p.next) + " of " + std::to_string(p.cmds.size());
+  } else {
+    s += "no warp in the intra-warp detection";
+  }
+  if (p.pag_warp >= 0) {
+    const Warp& w = m_.warps[static_cast<size_t>(p.pag_warp)];
+    s += "; the Pause-and-Go check has warp " + std::to_string(p.pag_warp) + "'s access (" +
+         m_.Describe(w.group.empty() ? w.first : w.group[0]) + ")";
+  }
+  s += "; " + std::to_string(p.queue.size()) + " warps wait to commit, " +
+       std::to_string(p.pag_queue.size()) + " for the Pause-and-Go check";
+  return s;
+}
+
+std::string WarpTm::TcdContext(int c) const {
+  const TcdPort& p = tcd_[static_cast<size_t>(c)];
+  std::string s = "core " + std::to_string(c) + "'s temporal conflict detection: ";
+  if (p.warp >= 0) {
+    s += "looks up warp " + std::to_string(p.warp) + "'s read-only lanes, lookup " +
+         std::to_string(p.next) + " of " + std::to_string(p.checks.size());
+    if (p.next < p.checks.size()) {
+      s += " (word " + std::to_string(p.checks[p.next].addr) + ")";
+    }
+  } else {
+    s += "no warp";
+  }
+  s += "; " + std::to_string(p.in.size()) + " writes and retirements on their way, " +
+       std::to_string(p.queue.size()) + " warps waiting";
+  return s;
 }
 
 void WarpTm::Start() {
@@ -42,11 +97,11 @@ void WarpTm::Start() {
 
 void WarpTm::FinalStats(SystemStats& s) const {
   // Early-Abort: entries the tables still hold (every transaction has retired).
-  for (const golden::RctModel& t : rcts_) {
-    s.ea_left += t.Eval(golden::RctIn{}).used;
+  for (const auto& t : rcts_) {
+    s.ea_left += t->Eval(golden::RctIn{}).used;
   }
   for (const EcrPort& p : ecr_) {
-    s.ea_left += p.ecr->has_cat() ? p.ecr->cat().Eval(golden::CatIn{}).used : 0;
+    s.ea_left += p.ecr->CatUsed();
   }
 }
 
@@ -348,7 +403,7 @@ bool WarpTm::StepRct(int u, const golden::CommitUnitOut& out) {
   ri.dec_valid = out.rct_dec_valid;
   ri.dec_addr = out.rct_dec_addr;
   ri.dec_write = out.rct_dec_write;
-  golden::RctModel& r = rcts_[static_cast<size_t>(u)];
+  golden::Instance<golden::RctPorts>& r = *rcts_[static_cast<size_t>(u)];
   const golden::RctOut ro = r.Eval(ri);
   r.Tick(ri);
   uint64_t& pending = rct_pending_[static_cast<size_t>(u)];
@@ -399,15 +454,14 @@ uint64_t WarpTm::TcdStale(const Warp& w) const {
 
 /// When thread t's first read becomes stale for its core's table.
 uint64_t WarpTm::TcdStaleAt(int t) const {
-  return m_.threads[static_cast<size_t>(t)].first_read +
-         tcd_[static_cast<size_t>(m_.warps[static_cast<size_t>(t / 32)].core)].table->StaleAge();
+  return m_.threads[static_cast<size_t>(t)].first_read + golden::TcdStaleAge(m_.cfg.tcd);
 }
 
 /// The lookups of warp wi's read-only lanes: per read-log row, one per chunk.
-std::vector<WarpTm::TcdPort::Check> WarpTm::TcdChecks(int wi) const {
+std::vector<WarpTm::TcdPort::Check> WarpTm::TcdChecks(int wi, uint64_t table_now) const {
   const Warp& w = m_.warps[static_cast<size_t>(wi)];
-  const golden::TcdModel& table = *tcd_[static_cast<size_t>(w.core)].table;
-  const uint64_t mask = LowMask(m_.cfg.tcd.ts_w);
+  const golden::TcdParams& tp = m_.cfg.tcd;
+  const uint64_t mask = LowMask(tp.ts_w);
   std::vector<TcdPort::Check> checks;
   for (size_t i = 0;; ++i) {
     const size_t row = checks.size();
@@ -420,16 +474,17 @@ std::vector<WarpTm::TcdPort::Check> WarpTm::TcdChecks(int wi) const {
       any = true;
       const uint32_t a = th.reads[i].first;
       const uint64_t since = th.first_read & mask;
-      const auto it = std::find_if(
-          checks.begin() + static_cast<std::ptrdiff_t>(row), checks.end(),
-          [&](const TcdPort::Check& c) { return table.Chunk(c.addr) == table.Chunk(a); });
+      const auto it = std::find_if(checks.begin() + static_cast<std::ptrdiff_t>(row), checks.end(),
+                                   [&](const TcdPort::Check& c) {
+                                     return golden::TcdChunk(tp, c.addr) == golden::TcdChunk(tp, a);
+                                   });
       const uint64_t bit = uint64_t{1} << (t - w.first);
       if (it == checks.end()) {
         checks.push_back({a, since, bit});
       } else {
         it->lanes |= bit;
         // The earlier first read (modulo the table's time: both are younger than StaleAge).
-        if (((table.now() - since) & mask) > ((table.now() - it->since) & mask)) {
+        if (((table_now - since) & mask) > ((table_now - it->since) & mask)) {
           it->since = since;
         }
       }
@@ -446,7 +501,7 @@ bool WarpTm::StepTcd(int c) {
     return false;
   }
   TcdPort& p = tcd_[static_cast<size_t>(c)];
-  golden::TcdModel& table = *p.table;
+  golden::Instance<golden::TcdPorts>& table = *p.table;
   const uint64_t now = m_.now();
   bool active = false;
   while (!p.in.empty() && p.in.front().at <= now && p.in.front().retire) {
@@ -480,7 +535,7 @@ bool WarpTm::StepTcd(int c) {
       m_.SendLog(p.warp, t);
       return true;
     });
-    p.checks = TcdChecks(p.warp);
+    p.checks = TcdChecks(p.warp, table.Eval(golden::TcdIn{}).now);
     p.next = p.answered = 0;
     p.start = now;
   }

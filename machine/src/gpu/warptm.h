@@ -36,6 +36,9 @@ class WarpTm : public CommitUnitTm {
 
   void Start() override;
   void FinalStats(SystemStats& s) const override;
+  /// What core c's blocks are doing, for reports.
+  std::string EcrContext(int c) const;
+  std::string TcdContext(int c) const;
   int TxAccess(int wi, const std::vector<int>& g) override;
   void OnMemoryWritten(uint32_t addr) override;
   void StartCommit(int wi) override;
@@ -73,7 +76,7 @@ class WarpTm : public CommitUnitTm {
   /// in the row, one a cycle), and a lane none of whose chunks was written since its first read
   /// commits here, serialized just before the oldest commit id not yet retired.
   struct TcdPort {
-    std::unique_ptr<golden::TcdModel> table;
+    std::unique_ptr<golden::Instance<golden::TcdPorts>> table;
     uint64_t ticked = 0;  // the table has run every cycle before this one
     struct Item {
       uint64_t at;  // arrival
@@ -109,16 +112,17 @@ class WarpTm : public CommitUnitTm {
   bool TcdTurn(const TcdPort& p) const;
   uint64_t TcdStale(const Warp& w) const;
   uint64_t TcdStaleAt(int t) const;
-  std::vector<TcdPort::Check> TcdChecks(int wi) const;
+  std::vector<TcdPort::Check> TcdChecks(int wi, uint64_t table_now) const;
   bool StepTcd(int c);
   void FinishTcd(int c);
   void TcdGate();
 
   const bool ea_, pg_, cat_, tcd_on_;
-  std::vector<EcrPort> ecr_;            // one per core
-  std::vector<TcdPort> tcd_;            // one per core (temporal conflict detection on)
-  std::vector<golden::RctModel> rcts_;  // Early-Abort, Pause-and-Go: one per commit unit
-  std::vector<uint64_t> rct_pending_;   // deltas an RCT emitted and has not sent yet
+  std::vector<EcrPort> ecr_;  // one per core
+  std::vector<TcdPort> tcd_;  // one per core (temporal conflict detection on)
+  // Early-Abort, Pause-and-Go: one RCT per commit unit.
+  std::vector<std::unique_ptr<golden::Instance<golden::RctPorts>>> rcts_;
+  std::vector<uint64_t> rct_pending_;  // deltas an RCT emitted and has not sent yet
   std::vector<char> rct_working_;
   std::unique_ptr<CatChannel> cat_chan_;
 };

@@ -10,6 +10,9 @@
 //   {"type":"write","id":1,"thread":7,"cycle":530,"reads":[],"writes":[[addr,value]]}
 //   {"type":"final","words":N,"memory":[[addr,value],...]}
 //
+// A run that stopped before its end (a model error, an RTL instance departing from its golden
+// model) ends its log with {"type":"incomplete","reason":"..."} instead of the final memory.
+//
 // Lines after the header are in serialization order; ids count them from 0. A read's writer is
 // the id of the event whose write it returned, or "init" for the initial memory. Memory words not
 // listed in "initial" or "memory" are 0. A "write" is a non-transactional store or atomic (an
@@ -36,6 +39,7 @@ class JsonLogWriter : public LogSink {
   void Begin(const std::vector<uint32_t>& initial) override;
   void Event(const LogEvent& e) override;
   void End(const std::vector<uint32_t>& final_mem) override;
+  void Stopped(const std::string& why) override;
 
  private:
   std::ostream& os_;
@@ -44,6 +48,9 @@ class JsonLogWriter : public LogSink {
 
 struct LogCheckResult {
   bool ok = false;
+  /// The file is not a commit log (not JSON, a line of the wrong shape, empty, cut short, or a
+  /// log the run marked incomplete): `error` says why. Otherwise a failed check is a violation.
+  bool malformed = false;
   std::string error;  // the first violation, naming the line and the event
   uint64_t transactions = 0, writes = 0, reads = 0, edges = 0;
 };

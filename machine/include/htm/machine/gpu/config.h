@@ -64,10 +64,10 @@ struct MachineConfig {
   // read-only transactions go to the commit units as in KILO TM.
   golden::TcdParams tcd;
   bool tcd_on = true;
-  int si_versions = 8;               // snapshot isolation: concurrently active versions
-  golden::WriterTableParams wt;      // SITM: the Writer Table
-  golden::ReaderListTableParams rl;  // SITM: the Scalable Reader List
-  golden::PostdateParams pd;         // SITM: the post-dating unit (its slots are transaction ids)
+  int si_versions = 8;           // snapshot isolation: concurrently active versions
+  golden::WriterTableParams wt;  // SITM: the Writer Table
+  golden::ReaderListParams rl;   // SITM: the Scalable Reader List
+  golden::PostdateParams pd;     // SITM: the post-dating unit (its slots are transaction ids)
 };
 /// `default` (the papers' machine, `000_...` Table 1 / `003_...` Table 2) and `small` (tests).
 const std::vector<MachineConfig>& AllMachines();

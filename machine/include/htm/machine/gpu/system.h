@@ -27,12 +27,14 @@
 // Check() runs on the final memory.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "htm/golden/instance.h"
 #include "htm/machine/gpu/config.h"
 #include "htm/machine/gpu/stats.h"
 #include "htm/workloads/gpu/workload.h"
@@ -62,6 +64,30 @@ class LogSink {
   virtual void Begin(const std::vector<uint32_t>& initial) = 0;
   virtual void Event(const LogEvent& e) = 0;
   virtual void End(const std::vector<uint32_t>& final_mem) = 0;
+  /// The run stopped before its end (instead of End).
+  virtual void Stopped(const std::string& why) { (void)why; }
+};
+
+/// Which block instances of the machine are not golden models (htmsim run --rtl, --netlist;
+/// docs/htmsim.md, "RTL in the loop").
+struct RtlSelection {
+  /// The blocks implemented by `impl` (RTL tops: "htm_commit_unit", "htm_cat", ...); every
+  /// instance of the others is its golden model.
+  std::vector<std::string> blocks;
+  golden::Impl impl = golden::Impl::kRtlChecked;
+  /// Builds those instances (the Verilated models' library); required when `blocks` is not
+  /// empty.
+  const golden::InstanceFactory* factory = nullptr;
+  /// Waves: the FST of `waves_instance`, or with it empty, one FST per non-golden instance named
+  /// after this file and the instance (`w.fst` -> `w.core3.cat.fst`).
+  std::string waves;
+  std::string waves_instance;
+  /// The command that reproduces the run, for reports.
+  std::string repro;
+
+  bool Selects(const std::string& block) const {
+    return std::find(blocks.begin(), blocks.end(), block) != blocks.end();
+  }
 };
 
 struct RunOptions {
@@ -73,18 +99,33 @@ struct RunOptions {
   LogSink* log = nullptr;
   /// Called now and then with the cycle and the threads finished.
   std::function<void(uint64_t cycle, uint64_t done, uint64_t threads)> progress;
+  /// Block instances implemented by Verilated models.
+  RtlSelection rtl;
 };
 
 struct RunResult {
   bool ok = false;    // finished, replay consistent, Check() empty
   std::string error;  // the model's or the replay's error ("" when none)
+  /// A block instance departed from its golden model (or an RTL assertion failed): `error` is
+  /// the report, and the run stopped there (its statistics and log are incomplete).
+  bool mismatch = false;
   std::string check;  // the workload's Check() message ("" when right)
   SystemStats stats;
   std::vector<uint32_t> mem;  // final memory
 };
 
 /// Runs `w` to completion. Never throws for a workload's fault; throws std::invalid_argument for
-/// an impossible machine.
+/// an impossible machine or an RTL selection the factory cannot build.
 RunResult RunSystem(const MachineConfig& m, TmMode tm, Workload& w, const RunOptions& opt = {});
+
+/// A block of the machine under a TM configuration: its RTL top, how many instances it has, and
+/// whether `factory` can build it as `impl` ("" yes, else why not).
+struct BlockUse {
+  std::string block;
+  int instances = 0;
+  std::function<std::string(const golden::InstanceFactory& factory, golden::Impl impl)> check;
+};
+/// Every block the machine instantiates under `tm`, in a fixed order.
+std::vector<BlockUse> MachineBlocks(const MachineConfig& m, TmMode tm);
 
 }  // namespace htm::gpu
