@@ -2,19 +2,79 @@
 //
 // Helpers of the command-line tools: output files written through a temporary file and renamed
 // when complete, so that a command that stops early leaves nothing half-written
-// (docs/htmsim.md), and comma-separated option lists.
+// (docs/htmsim.md), comma-separated option lists, and numeric options that refuse what is not a
+// number of their type.
 #pragma once
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include <boost/any.hpp>
+#include <boost/program_options.hpp>
+
 namespace htm::sim {
+
+/// A number given on the command line: decimal digits only (a leading '-' only for a signed
+/// type), within the type's range. Boost's own parser takes "-5" for an unsigned option and
+/// wraps it around (18446744073709551611); these options refuse it with a message instead.
+template <class T>
+struct Number {
+  T v{};
+};
+
+template <class T>
+void validate(boost::any& v, const std::vector<std::string>& values, Number<T>*, int) {
+  namespace po = boost::program_options;
+  po::validators::check_first_occurrence(v);
+  const std::string& s = po::validators::get_single_string(values);
+  const bool neg = !s.empty() && s[0] == '-';
+  const std::string digits = neg ? s.substr(1) : s;
+  if (digits.empty() ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      (neg && !std::is_signed_v<T>)) {
+    throw po::validation_error(po::validation_error::invalid_option_value);
+  }
+  errno = 0;
+  char* end = nullptr;
+  if constexpr (std::is_signed_v<T>) {
+    const long long x = std::strtoll(s.c_str(), &end, 10);
+    if (errno != 0 || x < std::numeric_limits<T>::min() || x > std::numeric_limits<T>::max()) {
+      throw po::validation_error(po::validation_error::invalid_option_value);
+    }
+    v = boost::any(Number<T>{static_cast<T>(x)});
+  } else {
+    const unsigned long long x = std::strtoull(s.c_str(), &end, 10);
+    if (errno != 0 || x > std::numeric_limits<T>::max()) {
+      throw po::validation_error(po::validation_error::invalid_option_value);
+    }
+    v = boost::any(Number<T>{static_cast<T>(x)});
+  }
+}
+
+/// A numeric option stored in `*target`, with `*target` as its default.
+template <class T>
+boost::program_options::typed_value<Number<T>>* Num(T* target) {
+  return boost::program_options::value<Number<T>>()
+      ->default_value(Number<T>{*target}, std::to_string(*target))
+      ->notifier([target](const Number<T>& n) { *target = n.v; });
+}
+/// A numeric option without a default: `*target` is set only when it is given.
+template <class T>
+boost::program_options::typed_value<Number<T>>* NumNoDefault(T* target) {
+  return boost::program_options::value<Number<T>>()->notifier(
+      [target](const Number<T>& n) { *target = n.v; });
+}
 
 class AtomicFile {
  public:

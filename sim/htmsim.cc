@@ -13,6 +13,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli_util.h"
 #include "htm/tb/registry.h"
 #include "htm/tb/stimulus.h"
 #include "htmsim_tm.h"
@@ -24,7 +25,7 @@ namespace {
 struct Args {
   std::vector<std::string> blocks;
   std::vector<std::string> configs;
-  uint64_t cycles = 0;
+  uint64_t cycles = 200000;
   std::optional<uint64_t> seed;
   std::string waves;
   bool netlist = false;
@@ -55,16 +56,17 @@ int main(int argc, char** argv) {
     argv = args.data();
   }
   Args a;
+  uint64_t seed_value = 0;
   po::options_description desc("Options");
   desc.add_options()("help,h", "print this help and exit")(
       "list", po::bool_switch(&a.list), "list the blocks and configurations and exit")(
       "block", po::value(&a.blocks)->composing(), "run only this block (repeatable), e.g. htm_sig")(
       "config", po::value(&a.configs)->composing(),
       "run only this named configuration (repeatable), e.g. default")(
-      "cycles", po::value(&a.cycles)->default_value(200000),
-      "random stimulus cycles per run (> 0)")("seed", po::value<uint64_t>(),
-                                              "stimulus seed (default: $HTM_SEED, else random)")(
-      "netlist", po::bool_switch(&a.netlist), "also run the Yosys netlists")(
+      "cycles", htm::sim::Num(&a.cycles), "random stimulus cycles per run (> 0)")(
+      "seed", htm::sim::NumNoDefault(&seed_value),
+      "stimulus seed (default: $HTM_SEED, else random)")("netlist", po::bool_switch(&a.netlist),
+                                                         "also run the Yosys netlists")(
       "waves", po::value(&a.waves),
       "dump FST waves to this file (needs exactly one selected run); a GTKWave view is "
       "written to <file>.gtkw");
@@ -84,7 +86,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (vm.count("seed")) {
-    a.seed = vm["seed"].as<uint64_t>();
+    a.seed = seed_value;
   }
   const auto& reg = htm::tb::Registry();
   auto known = [&](const std::string& v, bool block) {

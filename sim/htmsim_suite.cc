@@ -31,6 +31,7 @@
 #include "htm/workloads/lds/workloads.h"
 #include "htmsim_tm.h"
 #include "lds_suite.h"
+#include "rtl_options.h"
 #include "svg_chart.h"
 
 namespace po = boost::program_options;
@@ -52,6 +53,7 @@ const std::vector<TmMode> kSuiteModes = {
 struct Job {
   const gpu::WorkloadInfo* workload = nullptr;
   TmMode tm = TmMode::kKiloTm;
+  gpu::RtlSelection rtl;  // the run's Verilated instances (--rtl)
 };
 
 struct Outcome {
@@ -65,7 +67,8 @@ struct Outcome {
 
 /// One run: the model with its log written to `log_path`, then the independent log check.
 Outcome RunOne(const Job& job, const gpu::MachineConfig& machine, gpu::Scale scale, uint64_t seed,
-               uint64_t max_cycles, const std::string& log_path, bool keep_log) {
+               uint64_t max_cycles, const gpu::RtlSelection& rtl, const std::string& log_path,
+               bool keep_log) {
   Outcome o;
   o.ran = true;
   auto w = job.workload->make(scale, seed);
@@ -84,6 +87,7 @@ Outcome RunOne(const Job& job, const gpu::MachineConfig& machine, gpu::Scale sca
     opt.seed = seed;
     opt.max_cycles = max_cycles;
     opt.log = &writer;
+    opt.rtl = rtl;
     r = gpu::RunSystem(machine, job.tm, *w, opt);
     if (!file.Commit()) {
       o.failure = "writing " + log_path + " failed";
@@ -789,26 +793,28 @@ int Suite(int argc, char** argv) {
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool paper = false, keep_logs = false, no_lds = false;
   std::string lds_list;
+  RtlArgs rtl;
   po::options_description desc("Options of htmsim suite");
   desc.add_options()("help,h", "print this help and exit")(
       "config,c", po::value(&config)->default_value(config), "the machine: default or small")(
       "scale", po::value(&scale_name)->default_value(scale_name),
       "problem size: small, default or paper")("paper", po::bool_switch(&paper),
                                                "the papers' sizes (same as --scale paper)")(
-      "seed,s", po::value(&seed)->default_value(seed), "seed of the workloads' random choices")(
+      "seed,s", Num(&seed), "seed of the workloads' random choices")(
       "workloads,w", po::value(&workload_list), "comma-separated workloads (default: all)")(
       "tm,t", po::value(&tm_list),
       "comma-separated TM configurations (default: kilotm,warptm,warptm-ea,warptm-pg,"
-      "warptm-eapg)")("jobs,j", po::value(&jobs)->default_value(jobs), "runs at once")(
+      "warptm-eapg)")("jobs,j", Num(&jobs), "runs at once")(
       "out,o", po::value(&out)->default_value(out),
       "directory for report.md, the SVG plots, results.jsonl and results.csv")(
       "keep-logs", po::bool_switch(&keep_logs), "keep every run's commit log in OUT/logs")(
-      "max-cycles", po::value(&max_cycles)->default_value(0),
+      "max-cycles", Num(&max_cycles),
       "stop a run with an error after this many cycles (0: 200 000 000)")(
       "lds-benches", po::value(&lds_list),
       "GPU-LocalTM benchmarks to run on the compute-unit model, e.g. HT,IT (default: all of "
       "them when no --workloads or --tm is given, else none)")("no-lds", po::bool_switch(&no_lds),
                                                                "leave the GPU-LocalTM suite out");
+  rtl.Add(desc);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
@@ -888,12 +894,16 @@ int Suite(int argc, char** argv) {
     std::cerr << "htmsim suite: no workload or no TM configuration to run\n";
     return 2;
   }
+  if (std::string err = rtl.Validate(); !err.empty()) {
+    std::cerr << "htmsim suite: " << err << "\n";
+    return 2;
+  }
   rep.command = "htmsim suite --config " + rep.machine->name + " --scale " +
                 gpu::ToString(rep.scale) + " --seed " + std::to_string(seed) +
                 (vm.count("workloads") ? " --workloads " + workload_list : "") +
                 (vm.count("tm") ? " --tm " + tm_list : "") +
                 (vm.count("lds-benches") ? " --lds-benches " + lds_list : "") +
-                (no_lds ? " --no-lds" : "");
+                (no_lds ? " --no-lds" : "") + rtl.CommandLine();
 
   std::vector<Job> queue;
   for (const auto* w : rep.workloads) {
@@ -904,7 +914,27 @@ int Suite(int argc, char** argv) {
       if (t == TmMode::kFgl && !HasLockKernel(*w)) {
         continue;  // the baseline runs where the workload has a lock kernel
       }
-      queue.push_back(Job{w, t});
+      Job job{w, t, {}};
+      const std::string repro = "htmsim run --workload " + w->name + " --tm " + gpu::ToString(t) +
+                                " --config " + rep.machine->name + " --scale " +
+                                gpu::ToString(rep.scale) + " --seed " + std::to_string(seed) +
+                                rtl.CommandLine();
+      if (std::string err = rtl.Resolve(*rep.machine, t, repro, /*strict=*/false, &job.rtl);
+          !err.empty()) {
+        std::cerr << "htmsim suite: " << w->name << " under " << gpu::ToString(t) << ": " << err;
+        return 2;
+      }
+      queue.push_back(std::move(job));
+    }
+  }
+  if (rtl.any() && rtl.rtl != "all") {
+    for (const std::string& b : SplitList(rtl.rtl)) {
+      if (std::none_of(queue.begin(), queue.end(),
+                       [&](const Job& j) { return j.rtl.Selects(b); })) {
+        std::cerr << "htmsim suite: no run of the suite has " << b
+                  << " (its blocks depend on the TM configuration: htmsim run --rtl shows them)\n";
+        return 2;
+      }
     }
   }
   if (queue.empty()) {
@@ -935,7 +965,8 @@ int Suite(int argc, char** argv) {
       const std::string log_path = (std::filesystem::path(out) / "logs" /
                                     (j.workload->name + "." + gpu::ToString(j.tm) + ".jsonl"))
                                        .string();
-      outcomes[i] = RunOne(j, *rep.machine, rep.scale, seed, max_cycles, log_path, keep_logs);
+      outcomes[i] =
+          RunOne(j, *rep.machine, rep.scale, seed, max_cycles, j.rtl, log_path, keep_logs);
       const Outcome& o = outcomes[i];
       std::lock_guard<std::mutex> lock(print);
       ++done;

@@ -21,6 +21,7 @@
 #include "htm/machine/gpu/commit_log.h"
 #include "htm/machine/gpu/stats.h"
 #include "htm/machine/gpu/system.h"
+#include "rtl_options.h"
 
 namespace po = boost::program_options;
 
@@ -152,6 +153,7 @@ int Run(int argc, char** argv) {
   std::string log_path, stats_path;
   uint64_t seed = 1, max_cycles = 0;
   bool paper = false;
+  RtlArgs rtl;
   po::options_description desc("Options of htmsim run");
   desc.add_options()("help,h", "print this help and exit")("workload,w", po::value(&workload),
                                                            "the workload (htmsim list)")(
@@ -160,11 +162,11 @@ int Run(int argc, char** argv) {
       "scale", po::value(&scale_name)->default_value("default"),
       "problem size: small, default or paper")("paper", po::bool_switch(&paper),
                                                "the papers' sizes (same as --scale paper)")(
-      "seed,s", po::value(&seed)->default_value(1), "seed of the workload's random choices")(
+      "seed,s", Num(&seed), "seed of the workload's random choices")(
       "commit-log", po::value(&log_path), "write the commit log (JSON lines) to this file")(
       "stats-json", po::value(&stats_path), "write the statistics (one JSON object) to this file")(
-      "max-cycles", po::value(&max_cycles)->default_value(0),
-      "stop with an error after this many cycles (0: 200 000 000)");
+      "max-cycles", Num(&max_cycles), "stop with an error after this many cycles (0: 200 000 000)");
+  rtl.Add(desc);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
@@ -175,10 +177,16 @@ int Run(int argc, char** argv) {
   }
   if (vm.count("help")) {
     std::cout << "Usage: htmsim run --workload W [--tm T] [--config C] [--scale S] [--seed N]\n"
-                 "                  [--commit-log FILE] [--stats-json FILE]\n\n"
+                 "                  [--commit-log FILE] [--stats-json FILE]\n"
+                 "                  [--rtl all|BLOCK,... [--netlist] [--unchecked]\n"
+                 "                   [--waves FILE [--waves-instance NAME]]]\n\n"
                  "Runs a benchmark workload on the GPU-TM system model, replays its committed\n"
-                 "transactions in serialization order and checks its final state.\n\n"
-              << desc << "\nExit status: 0 passed, 1 a check failed, 2 bad usage.\n";
+                 "transactions in serialization order and checks its final state. With --rtl,\n"
+                 "the named blocks' instances are Verilated models, each compared with its\n"
+                 "golden model every cycle; the first difference stops the run with a report.\n\n"
+              << desc
+              << "\nExit status: 0 passed, 1 a check failed or an RTL instance departed from its\n"
+                 "golden model, 2 bad usage.\n";
     return 0;
   }
   const gpu::WorkloadInfo* info = gpu::FindWorkload(workload);
@@ -212,6 +220,21 @@ int Run(int argc, char** argv) {
               << " has no fine-grained-lock version (fgl: " << LockWorkloadNames() << ")\n";
     return 2;
   }
+  gpu::RunOptions opt;
+  if (std::string err = rtl.Validate(); !err.empty()) {
+    std::cerr << "htmsim run: " << err << "\n";
+    return 2;
+  }
+  const std::string repro = "htmsim run --workload " + info->name + " --tm " + tm_name +
+                            " --config " + machine->name + " --scale " + gpu::ToString(scale) +
+                            " --seed " + std::to_string(seed) + rtl.CommandLine();
+  if (std::string err = rtl.Resolve(*machine, tm, repro, /*strict=*/true, &opt.rtl); !err.empty()) {
+    std::cerr << "htmsim run: " << err;
+    if (err.back() != '\n') {
+      std::cerr << "\n";
+    }
+    return 2;
+  }
   auto w = info->make(scale, seed);
   std::unique_ptr<AtomicFile> log_file, stats_file;
   if (!log_path.empty()) {
@@ -231,8 +254,14 @@ int Run(int argc, char** argv) {
   std::cout << "htmsim run: " << info->name << " (" << w->Describe() << ")\n  tm " << tm_name
             << ", machine " << machine->name << ", scale " << gpu::ToString(scale) << ", seed "
             << seed << "\n";
+  if (!opt.rtl.blocks.empty()) {
+    std::string list;
+    for (const std::string& b : opt.rtl.blocks) {
+      list += (list.empty() ? "" : ", ") + b;
+    }
+    std::cout << "  in the loop (" << golden::ToString(opt.rtl.impl) << "): " << list << "\n";
+  }
   std::unique_ptr<gpu::JsonLogWriter> writer;
-  gpu::RunOptions opt;
   opt.seed = seed;
   opt.max_cycles = max_cycles;
   if (log_file) {
@@ -269,6 +298,10 @@ int Run(int argc, char** argv) {
       return 1;
     }
   }
+  if (r.mismatch) {
+    std::cout << "\n" << r.error << "(statistics and commit log up to here; both incomplete)\n";
+    return 1;
+  }
   if (!r.error.empty()) {
     std::cout << "FAILED: " << r.error << "\n";
     return 1;
@@ -285,7 +318,9 @@ int Check(int argc, char** argv) {
   if (argc != 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     std::cerr << "Usage: htmsim check FILE\n\nChecks a commit log written by htmsim run "
                  "--commit-log: reads consistent, dependency graph acyclic, replay gives the "
-                 "final memory.\nExit status: 0 passed, 1 a check failed, 2 bad usage.\n";
+                 "final memory.\nExit status: 0 passed, 1 a check failed, 2 bad usage or a file\n"
+                 "that is not a complete commit log (unreadable, malformed, cut short, or a run\n"
+                 "that stopped before its end).\n";
     return argc == 2 ? 0 : 2;
   }
   std::ifstream is(argv[1]);
@@ -294,6 +329,11 @@ int Check(int argc, char** argv) {
     return 2;
   }
   const gpu::LogCheckResult r = gpu::CheckCommitLog(is);
+  if (r.malformed) {
+    std::cerr << "htmsim check: " << argv[1] << " is not a complete commit log: " << r.error
+              << "\n";
+    return 2;
+  }
   std::cout << "htmsim check: " << argv[1] << ": " << r.transactions << " transactions, "
             << r.writes << " non-transactional writes, " << r.reads << " reads, " << r.edges
             << " dependency edges\n";
