@@ -223,7 +223,7 @@ function(verilate target)
   if(NOT had)
     set_target_properties(${target} PROPERTIES HTM_VERILATOR_SWITCHES "${switches}")
     target_compile_definitions(${target} PUBLIC ${switches})
-    target_include_directories(${target} PUBLIC ${VERILATOR_ROOT}/include
+    target_include_directories(${target} SYSTEM PUBLIC ${VERILATOR_ROOT}/include
                                ${VERILATOR_ROOT}/include/vltstd)
     target_link_libraries(${target} PUBLIC ${${p}_USER_LDLIBS} ${HTM_LIBZ} ${HTM_LIBLZ4}
                           Threads::Threads)
