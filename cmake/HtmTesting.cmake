@@ -13,7 +13,7 @@ file(MAKE_DIRECTORY ${HTM_REPORT_DIR})
 
 function(htm_add_lint_verilator BLOCK CFG)
   add_test(NAME lint.verilator.${BLOCK}.${CFG}
-    COMMAND verilator --lint-only -Wall --assert
+    COMMAND ${HTM_VERILATOR} --lint-only -Wall --assert
             -I${CMAKE_SOURCE_DIR}/rtl/include -I${HTM_GEN_DIR}/rtl
             ${HTM_RTL_VLT} ${HTM_RTL_DEPS_${BLOCK}} --top-module ${BLOCK}
             ${HTM_CFG_${BLOCK}_${CFG}_G}
@@ -74,7 +74,7 @@ function(htm_add_lint_tests)
       continue()
     endif()
     add_test(NAME lint.verilator.module.${stem}
-      COMMAND verilator --lint-only -Wall --assert -Irtl/include -I${HTM_GEN_DIR}/rtl
+      COMMAND ${HTM_VERILATOR} --lint-only -Wall --assert -Irtl/include -I${HTM_GEN_DIR}/rtl
               ${HTM_RTL_VLT} ${HTM_RTL_FILES} --top-module ${stem}
       WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(lint.verilator.module.${stem} PROPERTIES LABELS lint)

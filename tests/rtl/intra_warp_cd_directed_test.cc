@@ -216,8 +216,20 @@ TEST(IntraWarpCdDirected, LanesOfOneBankAreSerialized) {
   EXPECT_EQ(one_bank - four_banks, 32 - 8) << "32 lanes in one bank against 8 per bank";
 }
 
-// (One lockstep pair alive at a time: with two Verilated models alive, Verilator 5.006
-// deadlocked destroying the second.)
+// Two lockstep pairs alive at once, destroyed in reverse order (docs/flows.md, fourth finding:
+// Verilator 5.006 hung here destroying the first, in VerilatedContextImp::scopeErase of the
+// second's already destroyed context).
+TEST(IntraWarpCdDirected, TwoPairsAliveAtOnce) {
+  Ls a(P(), DirectedOptions("htm_intra_warp_cd", "default"));
+  Ls b(P(), DirectedOptions("htm_intra_warp_cd", "default"));
+  Walker wa(a);
+  Walker wb(b);
+  const Row wr{{{0, kX}}, true};
+  const Row rd{{{1, kX}}, false};
+  EXPECT_EQ(wa.Commit(0b11, {wr}, {rd, wr}, false).res_abort, 0b10u);
+  EXPECT_EQ(wb.Commit(0b11, {wr}, {rd, wr}, false).res_abort, 0b10u);
+}
+
 TEST(IntraWarpCdDirected, ARowBeforeBeginSetsErr) {
   Ls ls(P(), DirectedOptions("htm_intra_warp_cd", "default"));
   Walker w(ls);

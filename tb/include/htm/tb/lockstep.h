@@ -68,7 +68,15 @@ class Lockstep {
     if (fst_) {
       fst_->close();
     }
+    // Verilator's runtime tears a model's scopes down through the thread's current context
+    // (Verilated::threadContextp()), which is the last context created, not the model's: with
+    // two pairs alive, destroying them in reverse order made Verilator 5.006 erase the first
+    // model's scopes from the second's destroyed context (a use after free that hung in
+    // VerilatedContextImp::scopeErase). Make this pair's context current, and destroy the model
+    // before its context.
+    Verilated::threadContextp(ctx_.get());
     top_->final();
+    top_.reset();
   }
   Lockstep(const Lockstep&) = delete;
   Lockstep& operator=(const Lockstep&) = delete;
