@@ -303,7 +303,7 @@ module htm_intra_warp_cd #(
     assign wr   = mark && (!own_valid || own_lane > s1_lane_q);
 
     // The set decoder in two halves (one-hot high and low word bits), so that each valid bit
-    // is one LUT of {Begin, itself, its high half, its low half}; a shift (valid_d[s1_word])
+    // is one LUT of {itself, its high half, its low half}; a shift (valid_d[s1_word])
     // gave Yosys a barrel shifter per bank. A mark sets the bit whether or not it claims the
     // entry (an entry it does not claim is valid already), so that the decoder depends on
     // registers only and not on the table read (which synthesis duplicated into every bit).
@@ -319,13 +319,17 @@ module htm_intra_warp_cd #(
         dec_lo[k] = mark && WordW'(s1_word & WordW'((1 << LoDecW) - 1)) == WordW'(k);
       end
       for (int w = 0; w < WordN; w++) begin
-        valid_d[w] = !acc_begin && (valid_q[w] || (dec_hi[w >> LoDecW] &&
-                                                   dec_lo[w & ((1 << LoDecW) - 1)]));
+        valid_d[w] = valid_q[w] || (dec_hi[w >> LoDecW] && dec_lo[w & ((1 << LoDecW) - 1)]);
       end
     end
 
+    // Begin clears the bits in the flip-flops' own clear (a synchronous reset), so the decoder
+    // above depends on registers only: a Verilated model computes it once per clock edge, not
+    // at every change of the command inputs (the whole cost of this block in the machine).
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
+        valid_q <= '0;
+      end else if (acc_begin) begin
         valid_q <= '0;
       end else begin
         valid_q <= valid_d;
