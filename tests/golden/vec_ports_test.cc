@@ -5,6 +5,7 @@
 // check, GTKWave view with the packed port once).
 #include <cstdint>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -171,6 +172,38 @@ TEST(VecPorts, GtkwaveViewHasEachPackedPortOnce) {
   EXPECT_NE(view.find("TOP.vec_test.rsp_data_o[159:0]"), std::string::npos) << view;
   EXPECT_NE(view.find("TOP.vec_test.rsp_tag_o[11:0]"), std::string::npos) << view;
   EXPECT_EQ(view.find("rsp_known"), std::string::npos) << view;
+}
+
+// The packers against a bit-at-a-time reference: every width 1..64, every element count that
+// fits a 31-word port (992 bits), random element values with bits above the width set.
+TEST(VecPorts, PackingMatchesABitAtATimeReference) {
+  std::mt19937_64 rng(7);
+  for (int width = 1; width <= 64; ++width) {
+    for (int count = 1; count <= golden::kMaxVec && count * width <= 31 * 32; count += 5) {
+      Vec v{};
+      for (int e = 0; e < count; ++e) {
+        v[e] = rng();
+      }
+      VlWide<31> port{};
+      for (int i = 0; i < 31; ++i) {
+        port[i] = 0xDEADBEEF;  // stale contents: the packer clears every word
+      }
+      golden::PackVec(port, v, count, width);
+      for (int bit = 0; bit < 31 * 32; ++bit) {
+        const int e = bit / width;
+        const uint32_t want = e < count ? static_cast<uint32_t>((v[e] >> (bit % width)) & 1) : 0;
+        ASSERT_EQ((port[bit / 32] >> (bit % 32)) & 1, want)
+            << "width " << width << ", count " << count << ", bit " << bit;
+      }
+      Vec back{};
+      back[count % golden::kMaxVec] = 99;  // the unpacker clears elements past the count
+      golden::UnpackVec(port, back, count, width);
+      for (int e = 0; e < golden::kMaxVec; ++e) {
+        ASSERT_EQ(back[e], e < count ? v[e] & golden::LowMask(width) : 0)
+            << "width " << width << ", count " << count << ", element " << e;
+      }
+    }
+  }
 }
 
 }  // namespace

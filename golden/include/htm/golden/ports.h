@@ -100,17 +100,25 @@ void PackVec(T& port, const Vec& v, int count, int width) {
       throw std::logic_error("vector port of " + std::to_string(count * width) +
                              " bits wider than its Verilated port");
     }
-    for (int i = 0; i < kWords; ++i) {
-      port[i] = 0;
-    }
+    // The elements as one bit stream, 32 bits out at a time (fewer than 32 are pending before
+    // an element joins, so pending + width <= 95 bits fit the 128-bit accumulator).
+    const uint64_t mask = LowMask(width);
+    unsigned __int128 acc = 0;
+    int pending = 0, w = 0;
     for (int e = 0; e < count; ++e) {
-      const uint64_t x = v[e] & LowMask(width);
-      for (int b = 0; b < width;) {
-        const int bit = e * width + b;
-        const int n = std::min(32 - bit % 32, width - b);
-        port[bit / 32] |= static_cast<uint32_t>(((x >> b) & LowMask(n)) << (bit % 32));
-        b += n;
+      acc |= static_cast<unsigned __int128>(v[e] & mask) << pending;
+      pending += width;
+      while (pending >= 32) {
+        port[w++] = static_cast<uint32_t>(acc);
+        acc >>= 32;
+        pending -= 32;
       }
+    }
+    if (pending > 0) {
+      port[w++] = static_cast<uint32_t>(acc);
+    }
+    for (; w < kWords; ++w) {
+      port[w] = 0;
     }
   }
 }
@@ -126,18 +134,21 @@ void UnpackVec(const T& port, Vec& v, int count, int width) {
     }
   } else {
     constexpr int kWords = static_cast<int>(sizeof(T) / 4);
+    // The port's words as one bit stream, an element out at a time (bits past the port are 0).
+    const uint64_t mask = LowMask(width);
+    unsigned __int128 acc = 0;
+    int have = 0, w = 0;
     for (int e = 0; e < count; ++e) {
-      uint64_t x = 0;
-      for (int b = 0; b < width;) {
-        const int bit = e * width + b;
-        if (bit / 32 >= kWords) {
-          break;
-        }
-        const int n = std::min(32 - bit % 32, width - b);
-        x |= ((static_cast<uint64_t>(port[bit / 32]) >> (bit % 32)) & LowMask(n)) << b;
-        b += n;
+      while (have < width && w < kWords) {
+        acc |= static_cast<unsigned __int128>(port[w++]) << have;
+        have += 32;
       }
-      v[e] = x;
+      if (have <= 0) {
+        break;
+      }
+      v[e] = static_cast<uint64_t>(acc) & mask;
+      acc >>= width;
+      have -= width;
     }
   }
 }
