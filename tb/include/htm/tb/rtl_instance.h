@@ -72,19 +72,33 @@ class RtlInstance final : public golden::Instance<Ports> {
       Half(1);
     }
     top_->rst_ni = 1;
+    settled_ = false;
   }
+  // A model whose inputs and state have not changed since its last evaluation would compute the
+  // same outputs again: Eval with the inputs of the previous Eval (no clock edge between) returns
+  // that Eval's outputs, and Tick with them goes straight to the rising edge. The machine asks a
+  // block for its outputs several times a cycle, often with the same inputs.
   Out Eval(const In& in) override {
+    if (settled_ && in == last_in_) {
+      return last_out_;
+    }
     Verilated::threadContextp(ctx_.get());
     Ports::Drive(p_, *top_, in);
     top_->clk_i = 0;
     top_->eval();
-    return Ports::Sample(p_, *top_);
+    last_in_ = in;
+    last_out_ = Ports::Sample(p_, *top_);
+    settled_ = true;
+    return last_out_;
   }
   void Tick(const In& in) override {
     Verilated::threadContextp(ctx_.get());
-    Ports::Drive(p_, *top_, in);
-    top_->clk_i = 0;
-    top_->eval();
+    if (!settled_ || !(in == last_in_)) {
+      Ports::Drive(p_, *top_, in);
+      top_->clk_i = 0;
+      top_->eval();
+    }
+    settled_ = false;
     if (fst_) {
       fst_->dump(time_);
     }
@@ -133,6 +147,9 @@ class RtlInstance final : public golden::Instance<Ports> {
   std::unique_ptr<Top> top_;
   std::unique_ptr<VerilatedFstC> fst_;
   uint64_t time_ = 0, cycle_ = 0;
+  bool settled_ = false;  // evaluated with last_in_ at clk 0 since the last edge
+  In last_in_{};
+  Out last_out_{};
 };
 
 /// The golden model and the Verilated model of a block in lockstep: every Eval compares the
