@@ -9,8 +9,10 @@
 #   make test     set up, build, and run the test suite (ctest, everything except long flows)
 #   make regress  long lockstep runs (40 times the make-test length, then 8 seeds x 1M cycles
 #                 of every RTL model), the netlists of the LONG_NETLIST configurations and the
-#                 commit-unit correctness harness (8 seeds x 2.3M transactions), in a build
-#                 tree of its own ($(BUILD)-long)
+#                 commit-unit correctness harness (8 seeds x 2.3M transactions), every
+#                 workload on the small machine with every netlist in the loop, and the
+#                 default suite with every block's RTL in the loop, compared with the golden
+#                 suite (statistics and commit logs), in a build tree of its own ($(BUILD)-long)
 #   make formal   every proof, the long ones too
 #   make fpga     ECP5 synthesis and place and route of every block and configuration, then
 #                 the figures table
@@ -64,6 +66,13 @@ regress:
 	    --max-writes 2 --pool 4 --transactions 500000 --seed $$seed || exit 1; \
 	  $(BUILD)-long/sim/htm_cu_system --config default --units 4 --cores 32 --pool 64 \
 	    --transactions 500000 --seed $$seed || exit 1; done
+	ctest --test-dir $(BUILD)-long --output-on-failure --no-tests=error -j$(JOBS) \
+	  -L '^cosim_long$$'
+	$(BUILD)-long/sim/htmsim suite --jobs $(JOBS) --no-lds --keep-logs \
+	  --out $(BUILD)-long/cosim/golden
+	$(BUILD)-long/sim/htmsim suite --jobs $(JOBS) --no-lds --keep-logs --rtl all \
+	  --out $(BUILD)-long/cosim/rtl
+	python3 tools/compare_runs.py $(BUILD)-long/cosim/golden $(BUILD)-long/cosim/rtl
 
 formal: build
 	$(CTEST) -L '^formal'
