@@ -78,6 +78,7 @@ CommitUnitModel::CommitUnitModel(const CommitUnitParams& p) : p_(Checked(p)), lw
 void CommitUnitModel::Reset() {
   lwh_.Reset();
   ent_.assign(p_.ring_size, Entry{});
+  active_ = 0;
   tags_.assign(p_.val_tags, Tag{});
   // Buffer and free-list RAM contents survive reset (block RAM); nothing reads them before a
   // write after reset.
@@ -405,11 +406,7 @@ CommitUnitOut CommitUnitModel::Eval(const CommitUnitIn& in) const {
   o.ptr_commit = ptr_c_;
   o.ptr_pass = ptr_p_;
   o.ptr_fcd = ptr_f_;
-  bool busy = cw_out_ > 0 || TagsInFlight() > 0;
-  for (const Entry& e : ent_) {
-    busy = busy || e.started || e.skip;
-  }
-  o.busy = busy;
+  o.busy = (cw_out_ > 0 || TagsInFlight() > 0 || active_ > 0) ? 1 : 0;
   o.sweep = lwh_.ready() ? 0 : 1;
   o.err = err_;
   return o;
@@ -504,6 +501,7 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
       case kWriteSet:
       case kDoneFill:
         if (!e.started) {
+          active_ += e.skip ? 0 : 1;
           e.started = true;
           e.raf = ptr_r_;
         }
@@ -513,6 +511,7 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
         }
         break;
       case kSkip:
+        active_ += (e.started || e.skip) ? 0 : 1;
         e.skip = true;
         break;
       case kPass:
@@ -614,7 +613,9 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
     ack_pool_ -= c.r_wcount;
   }
   if (c.r_finish) {
-    ent_[Idx(ptr_r_)] = Entry{};
+    Entry& done = ent_[Idx(ptr_r_)];
+    active_ -= (done.started || done.skip) ? 1 : 0;
+    done = Entry{};
     ptr_r_ = (ptr_r_ + 1) & mask;
   }
   r_state_ = c.r_next;

@@ -146,6 +146,7 @@ class CommitUnitModel {
   CommitUnitParams p_;
   LwhModel lwh_;
   std::vector<Entry> ent_;
+  int active_ = 0;  // entries started or skipped (not yet retired): busy without a scan
   std::vector<Word> buf_;
   std::vector<Tag> tags_;
   // free list: fresh slots, then a RAM FIFO with a two-word output buffer
