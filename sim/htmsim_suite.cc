@@ -171,9 +171,9 @@ enum class Why : uint8_t {
   kSiCommitConflicts
 };
 
-/// True when the workload comes from the paper whose seed name starts with `prefix`.
-bool FromPaper(const gpu::WorkloadInfo& w, const char* prefix) {
-  return w.source.rfind(prefix, 0) == 0;
+/// True when the workload comes from paper `p`'s table.
+bool FromPaper(const gpu::WorkloadInfo& w, gpu::Paper p) {
+  return w.paper == p;
 }
 
 std::string Explain(Why why, const gpu::MachineConfig& m) {
@@ -356,7 +356,7 @@ void WriteTimeShares(const Report& rep, std::ostream& md) {
      << "| workload | commit units busy | cycles in aborted tries | intra-warp detection, "
         "cycles per warp |\n|---|---:|---:|---:|\n";
   for (const auto* w : rep.workloads) {
-    if (!FromPaper(*w, "000_")) {
+    if (!FromPaper(*w, gpu::Paper::kEcr)) {
       continue;
     }
     const Outcome* base = rep.Find(w->name, TmMode::kWarpTm);
@@ -402,7 +402,7 @@ void WriteEcr(const Report& rep, std::ostream& md, BarChart* chart) {
   int counted[3] = {0, 0, 0};
   std::map<Why, std::vector<std::string>> differing;
   for (const auto* w : rep.workloads) {
-    if (!FromPaper(*w, "000_")) {
+    if (!FromPaper(*w, gpu::Paper::kEcr)) {
       continue;
     }
     std::optional<double> s[3];
@@ -485,7 +485,7 @@ void WriteAborts(const Report& rep, std::ostream& md, BarChart* chart) {
     }
   }
   for (const auto* w : rep.workloads) {
-    if (!FromPaper(*w, "000_")) {
+    if (!FromPaper(*w, gpu::Paper::kEcr)) {
       continue;
     }
     const Outcome* base = rep.Find(w->name, TmMode::kWarpTm);
@@ -580,7 +580,7 @@ void WriteSi(const Report& rep, std::ostream& md, BarChart* chart) {
   chart->lines = {{1.0, "WarpTM"}};
   std::vector<std::string> kilo_behind, ts_behind, oracle_behind;
   for (const auto* w : rep.workloads) {
-    if (!FromPaper(*w, "003_")) {
+    if (!FromPaper(*w, gpu::Paper::kSi)) {
       continue;
     }
     const Outcome* warp = rep.Find(w->name, TmMode::kWarpTm);
@@ -908,7 +908,7 @@ int Suite(int argc, char** argv) {
   std::vector<Job> queue;
   for (const auto* w : rep.workloads) {
     for (const TmMode t : rep.modes) {
-      if (gpu::IsSi(t) && vm.count("tm") == 0 && !FromPaper(*w, "003_")) {
+      if (gpu::IsSi(t) && vm.count("tm") == 0 && !FromPaper(*w, gpu::Paper::kSi)) {
         continue;  // by default, snapshot isolation runs on its paper's workloads
       }
       if (t == TmMode::kFgl && !HasLockKernel(*w)) {
