@@ -79,6 +79,7 @@ int List() {
   }
   std::cout << "Scales (--scale): small (tests), default (the paper's contention, fewer threads), "
                "paper (the papers' tables; also --paper)\n";
+  std::cout << "Papers (authors, titles, venues): docs/references.md\n";
   return 0;
 }
 
