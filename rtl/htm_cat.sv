@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htm_cat: the Conflict Address Table of a SIMT core (early conflict resolution, 000_..., 4.1).
+// htm_cat: the Conflict Address Table of a SIMT core (early conflict resolution:
+// Chen & Peng, HPCA 2016, section 4.1).
 //
 // Per word address a read bit and a write bit: "read / written by a transaction committing at
 // some commit unit", kept in a Sets x Ways set-associative table (set = H3 hash of the address,

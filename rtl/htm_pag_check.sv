@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htm_pag_check: the Pause-and-Go check of a SIMT core (000_..., 4.4;
+// htm_pag_check: the Pause-and-Go check of a SIMT core (Chen & Peng, HPCA 2016, section 4.4;
 // ../shared/reference/commit_unit_simulator.md, 3.2 and 3.3).
 //
 // At each transactional load or store the warp's active lanes and their word addresses are

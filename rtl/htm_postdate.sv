@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htm_postdate: the post-dating unit of snapshot isolation (003_..., 4.1, Figures 7-9): the
-// Logical Timestamp Table and the three update procedures of Figure 7 that detect dependency
-// loops among transactions.
+// htm_postdate: the post-dating unit of snapshot isolation (Chen, Peng & Irving, ISCA 2017,
+// section 4.1, Figures 7-9): the Logical Timestamp Table and the three update procedures of
+// Figure 7 that detect dependency loops among transactions.
 //
 // Per transaction slot (NumTx): the current logical timestamp CTS, the post-dated timestamp
 // PDTS (or unset, the paper's -1), PrevTS (the CTS at the last commit or abort), and whether the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htm_rct: the Reference Count Table of a commit unit (early conflict resolution, 000_..., 4.1).
+// htm_rct: the Reference Count Table of a commit unit (early conflict resolution:
+// Chen & Peng, HPCA 2016, section 4.1).
 //
 // Per word address a reader count and a writer count of the log words the commit unit holds,
 // kept in a Sets x Ways set-associative table in block RAM (set = H3 hash of the address, each

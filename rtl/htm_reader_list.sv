@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htm_reader_list: the Scalable Reader List of snapshot isolation (003_..., 4.2, Figure 10): the
-// exact set of running transactions that read each word, at the L2 level, for a writer to find
-// the readers it must post-date.
+// htm_reader_list: the Scalable Reader List of snapshot isolation (Chen, Peng & Irving, ISCA 2017,
+// section 4.2, Figure 10): the exact set of running transactions that read each word, at the L2
+// level, for a writer to find the readers it must post-date.
 //
 // Sets x Ways entries in block RAM (87 856 = 21 964 x 4 by default, 4.3), each {type, block
 // address, content} of 2 + AddrW + ContentW bits (69 by default), of four types (Figure 10):

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htm_version_index: the Version Index Table of snapshot isolation (003_..., 3, Figures 4-6,
-// 4.3): the versioned regions of memory, the versions of each with their life cycle, and the
-// translation of every access to the version it must read (Figure 6) or to the space the
-// versions displace (Figure 5).
+// htm_version_index: the Version Index Table of snapshot isolation (Chen, Peng & Irving, ISCA 2017,
+// section 3, Figures 4-6, section 4.3): the versioned regions of memory, the versions of each with
+// their life cycle, and the translation of every access to the version it must read (Figure 6) or
+// to the space the versions displace (Figure 5).
 //
 // Regions regions (42 by default, 4.3), each {start, length = 2**code bytes, relocated base} in
 // flip-flops, and per region a row of Versions versions {state, creation time, reference count}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htm_writer_table: the Writer Table of snapshot isolation (003_..., 4.2, 4.3, 5): the one
-// writer of every word written by a running transaction (the single-writer rule), at the L2
-// level, for the post-dating unit to find a read's writer.
+// htm_writer_table: the Writer Table of snapshot isolation (Chen, Peng & Irving, ISCA 2017,
+// sections 4.2, 4.3 and 5): the one writer of every word written by a running transaction (the
+// single-writer rule), at the L2 level, for the post-dating unit to find a read's writer.
 //
 // Sets x Ways entries (3000 = 1000 x 3 by default) of {block address, writer id} in block RAM;
 // the set is the H3 hash of the address, folded into 0..Sets-1 when Sets is not a power of

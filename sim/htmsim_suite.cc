@@ -43,9 +43,10 @@ namespace {
 using gpu::TmMode;
 
 /// The configurations the papers compare: KILO TM, WarpTM with and without early conflict
-/// resolution (`000_` Figure 8), and snapshot isolation (`003_` Figure 13; by default on the
-/// `003_` workloads only, as in the paper). The serialized configuration is left out by default:
-/// no paper figure uses it and it only measures the workload's length.
+/// resolution (Chen & Peng, HPCA 2016, Figure 8), and snapshot isolation (Chen, Peng & Irving,
+/// ISCA 2017, Figure 13; by default on that paper's workloads only, as in the paper). The
+/// serialized configuration is left out by default: no paper figure uses it and it only measures
+/// the workload's length.
 const std::vector<TmMode> kSuiteModes = {
     TmMode::kKiloTm,     TmMode::kWarpTm, TmMode::kWarpTmEa,   TmMode::kWarpTmPg,
     TmMode::kWarpTmEaPg, TmMode::kSitm,   TmMode::kSitmOracle, TmMode::kFgl};
@@ -171,9 +172,9 @@ enum class Why : uint8_t {
   kSiCommitConflicts
 };
 
-/// True when the workload comes from the paper whose seed name starts with `prefix`.
-bool FromPaper(const gpu::WorkloadInfo& w, const char* prefix) {
-  return w.source.rfind(prefix, 0) == 0;
+/// True when the workload comes from paper `p`'s table.
+bool FromPaper(const gpu::WorkloadInfo& w, gpu::Paper p) {
+  return w.paper == p;
 }
 
 std::string Explain(Why why, const gpu::MachineConfig& m) {
@@ -304,8 +305,8 @@ std::string Measured(const Report& rep, Why why, const std::string& w) {
   return "";
 }
 
-/// What `000_` §7 says about one workload's three early-conflict-resolution configurations, as a
-/// test on our speed-ups over WarpTM.
+/// What Chen & Peng (HPCA 2016) §7 say about one workload's three early-conflict-resolution
+/// configurations, as a test on our speed-ups over WarpTM.
 struct EcrFinding {
   const char* workload;
   const char* paper;  // the paper's finding
@@ -342,7 +343,7 @@ const EcrFinding kEcrFindings[] = {
     {"RBT180", kPgBest, PgAheadAndBest, Why::kConservativePauses},
     {"RBT450", kPgBest, PgAheadAndBest, Why::kConservativePauses},
 };
-constexpr double kPaperEcrGeomean = 1.41;  // `000_` §7.1: EA + PG over WarpTM
+constexpr double kPaperEcrGeomean = 1.41;  // Chen & Peng (HPCA 2016) §7.1: EA + PG over WarpTM
 
 std::string Cell(std::optional<double> v) {
   return v ? Fixed(*v, 2) + "x" : "–";
@@ -356,7 +357,7 @@ void WriteTimeShares(const Report& rep, std::ostream& md) {
      << "| workload | commit units busy | cycles in aborted tries | intra-warp detection, "
         "cycles per warp |\n|---|---:|---:|---:|\n";
   for (const auto* w : rep.workloads) {
-    if (!FromPaper(*w, "000_")) {
+    if (!FromPaper(*w, gpu::Paper::kEcr)) {
       continue;
     }
     const Outcome* base = rep.Find(w->name, TmMode::kWarpTm);
@@ -382,11 +383,11 @@ void WriteTimeShares(const Report& rep, std::ostream& md) {
   md << "\n";
 }
 
-/// The `000_` Figure 8 comparison: speed-ups of EA, PG and EA + PG over WarpTM per workload,
-/// their geometric means, the paper's finding and whether ours agrees.
+/// The comparison of Chen & Peng (HPCA 2016), Figure 8: speed-ups of EA, PG and EA + PG over WarpTM
+/// per workload, their geometric means, the paper's finding and whether ours agrees.
 void WriteEcr(const Report& rep, std::ostream& md, BarChart* chart) {
   const TmMode ecr[] = {TmMode::kWarpTmEa, TmMode::kWarpTmPg, TmMode::kWarpTmEaPg};
-  md << "## Early conflict resolution (`000_`, Figure 8)\n\n"
+  md << "## Early conflict resolution (Chen & Peng, HPCA 2016, Figure 8)\n\n"
      << "Speed-up over WarpTM (WarpTM's cycles over the configuration's; higher is faster). "
      << "The paper gives its per-workload results as plots; its text gives the geometric mean of "
      << "EA + PG, " << Fixed(kPaperEcrGeomean, 2)
@@ -394,7 +395,7 @@ void WriteEcr(const Report& rep, std::ostream& md, BarChart* chart) {
         "that finding (speed-ups within 3 % count as equal).\n\n"
      << "| workload | KILO TM | EA | PG | EA + PG | the paper (§7) | ours agrees |\n"
      << "|---|---:|---:|---:|---:|---|---|\n";
-  chart->title = "Speed-up over WarpTM (000_ Figure 8's metric)";
+  chart->title = "Speed-up over WarpTM (the metric of Chen & Peng, HPCA 2016, Figure 8)";
   chart->y_label = "speed-up over WarpTM";
   chart->series = {"EA", "PG", "EA + PG"};
   chart->lines = {{1.0, "WarpTM"}, {kPaperEcrGeomean, "paper GM, EA + PG"}};
@@ -402,7 +403,7 @@ void WriteEcr(const Report& rep, std::ostream& md, BarChart* chart) {
   int counted[3] = {0, 0, 0};
   std::map<Why, std::vector<std::string>> differing;
   for (const auto* w : rep.workloads) {
-    if (!FromPaper(*w, "000_")) {
+    if (!FromPaper(*w, gpu::Paper::kEcr)) {
       continue;
     }
     std::optional<double> s[3];
@@ -465,16 +466,16 @@ void WriteEcr(const Report& rep, std::ostream& md, BarChart* chart) {
   WriteTimeShares(rep, md);
 }
 
-/// The `000_` Figure 10 comparison: aborts by cause in every configuration, and a chart of them
-/// relative to WarpTM's.
+/// The comparison of Chen & Peng (HPCA 2016), Figure 10: aborts by cause in every configuration,
+/// and a chart of them relative to WarpTM's.
 void WriteAborts(const Report& rep, std::ostream& md, BarChart* chart) {
-  md << "## Aborts by cause (`000_`, Figure 10)\n\n"
+  md << "## Aborts by cause (Chen & Peng, HPCA 2016, Figure 10)\n\n"
      << "Aborted tries by cause: commit-unit validation, commit-unit capacity, zombie "
         "(inconsistent reads), intra-warp, early abort (the CAT hit). The chart shows them "
         "relative to WarpTM's total for the workload.\n\n"
      << "| workload | configuration | aborts | validation | capacity | zombie | intra-warp | "
         "early | lanes paused |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
-  chart->title = "Aborts by cause, relative to WarpTM's total (000_ Figure 10)";
+  chart->title = "Aborts by cause, relative to WarpTM's total (Chen & Peng, HPCA 2016, Figure 10)";
   chart->y_label = "aborts / WarpTM's aborts";
   chart->segments = {"validation", "capacity", "zombie", "intra-warp", "early abort"};
   std::vector<TmMode> modes;  // Figure 10 compares WarpTM's variants and KILO TM
@@ -485,7 +486,7 @@ void WriteAborts(const Report& rep, std::ostream& md, BarChart* chart) {
     }
   }
   for (const auto* w : rep.workloads) {
-    if (!FromPaper(*w, "000_")) {
+    if (!FromPaper(*w, gpu::Paper::kEcr)) {
       continue;
     }
     const Outcome* base = rep.Find(w->name, TmMode::kWarpTm);
@@ -555,11 +556,12 @@ void WriteRuns(const Report& rep, std::ostream& md) {
      << Fixed(rep.wall_seconds, 1) << " s wall.\n\n";
 }
 
-/// The `003_` Figures 13, 15 and 16 comparison on the Table 3 workloads: speed-ups over WarpTM,
-/// wasted work and aborts relative to WarpTM's, and the paper's order of the configurations.
+/// The comparison of Chen, Peng & Irving (ISCA 2017), Figures 13, 15 and 16, on the Table 3
+/// workloads: speed-ups over WarpTM, wasted work and aborts relative to WarpTM's, and the paper's
+/// order of the configurations.
 void WriteSi(const Report& rep, std::ostream& md, BarChart* chart) {
   const TmMode cfg[] = {TmMode::kKiloTm, TmMode::kSitm, TmMode::kSitmOracle};
-  md << "## Snapshot isolation (`003_`, Figures 13, 15, 16)\n\n"
+  md << "## Snapshot isolation (Chen, Peng & Irving, ISCA 2017, Figures 13, 15, 16)\n\n"
      << "The paper's Table 3 workloads, relative to WarpTM: speed-ups of KILO TM, SITM_TS and "
         "SITM_Oracle (Figure 13), cycles in aborted tries (Figure 15's wasted work) and aborts "
         "(Figure 16). The paper finds WarpTM the slowest configuration on every workload, slower "
@@ -574,13 +576,13 @@ void WriteSi(const Report& rep, std::ostream& md, BarChart* chart) {
         "WarpTM) | WarpTM's intra-warp aborts | SITM_TS: loop, single writer, full; missed | "
         "SITM_Oracle's loop aborts | WarpTM <= KILO TM <= SITM, as in the paper |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
-  chart->title = "Speed-up over WarpTM (003_ Figure 13's metric)";
+  chart->title = "Speed-up over WarpTM (the metric of Chen, Peng & Irving, ISCA 2017, Figure 13)";
   chart->y_label = "speed-up over WarpTM";
   chart->series = {"KILO TM", "SITM_TS", "SITM_Oracle"};
   chart->lines = {{1.0, "WarpTM"}};
   std::vector<std::string> kilo_behind, ts_behind, oracle_behind;
   for (const auto* w : rep.workloads) {
-    if (!FromPaper(*w, "003_")) {
+    if (!FromPaper(*w, gpu::Paper::kSi)) {
       continue;
     }
     const Outcome* warp = rep.Find(w->name, TmMode::kWarpTm);
@@ -662,7 +664,8 @@ void WriteSi(const Report& rep, std::ostream& md, BarChart* chart) {
 
 /// The GPU-LocalTM section: the LDS suite's own report (lds_results.md), one heading level down.
 void WriteLds(const Report& rep, std::ostream& md) {
-  md << "## GPU-LocalTM (`001_` chapter 5, `004_`)\n\n";
+  md << "## GPU-LocalTM (Villegas, PhD thesis, 2018, chapter 5; "
+        "Villegas et al., TRANSACT 2015)\n\n";
   if (!rep.lds) {
     md << "Not run (`--no-lds`, or a subset of workloads or configurations was asked for; "
           "`--lds-benches` runs it).\n\n";
@@ -683,8 +686,9 @@ void WriteLds(const Report& rep, std::ostream& md) {
   md << "\n";
 }
 
-/// KILO TM's baseline (`002_` slides: KILO TM "captures 59 % of FG lock performance"): each
-/// TM configuration's performance as a share of the fine-grained-lock kernel's.
+/// KILO TM's baseline (Fung et al., MICRO 2011, the talk's slides: KILO TM "captures 59 % of FG
+/// lock performance"): each TM configuration's performance as a share of the fine-grained-lock
+/// kernel's.
 void WriteFgl(const Report& rep, std::ostream& md) {
   const TmMode tms[] = {TmMode::kKiloTm, TmMode::kWarpTm, TmMode::kWarpTmEaPg};
   std::ostringstream rows;
@@ -707,7 +711,7 @@ void WriteFgl(const Report& rep, std::ostream& md) {
   if (rows.str().empty()) {
     return;
   }
-  md << "## Against fine-grained locks (`002_`)\n\n"
+  md << "## Against fine-grained locks (KILO TM: Fung et al., MICRO 2011)\n\n"
      << "The KILO TM paper's baseline: the same work written with a compare-and-swap spin lock "
         "per bucket (HashTable) or per account (ATM: both accounts, the lower first, the first "
         "released when the second is held), a fence before each release, no transactions. "
@@ -773,7 +777,8 @@ std::string ReportMarkdown(const Report& rep, BarChart* fig8, BarChart* fig10, B
      << "Machine `" << rep.machine->name << "` (" << rep.machine->summary << "), scale `"
      << gpu::ToString(rep.scale) << "`, seed " << rep.seed << ". Produced by `" << rep.command
      << "`; the figures are this model's, measured by that command. What the model is and "
-        "where it departs from the papers' simulators: docs/htmsim.md.\n\n";
+        "where it departs from the papers' simulators: docs/htmsim.md; the papers: "
+        "docs/references.md.\n\n";
   WriteEcr(rep, md, fig8);
   WriteAborts(rep, md, fig10);
   WriteSi(rep, md, fig13);
@@ -908,7 +913,7 @@ int Suite(int argc, char** argv) {
   std::vector<Job> queue;
   for (const auto* w : rep.workloads) {
     for (const TmMode t : rep.modes) {
-      if (gpu::IsSi(t) && vm.count("tm") == 0 && !FromPaper(*w, "003_")) {
+      if (gpu::IsSi(t) && vm.count("tm") == 0 && !FromPaper(*w, gpu::Paper::kSi)) {
         continue;  // by default, snapshot isolation runs on its paper's workloads
       }
       if (t == TmMode::kFgl && !HasLockKernel(*w)) {

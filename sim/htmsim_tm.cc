@@ -63,7 +63,7 @@ int List() {
   std::cout << "Workloads (--workload):\n";
   for (const auto& w : gpu::AllWorkloads()) {
     std::cout << "  " << std::left << std::setw(8) << w.name << " " << w.summary << "  ["
-              << w.source << "]\n";
+              << gpu::Source(w) << "]\n";
   }
   std::cout << "TM configurations (--tm):\n";
   for (const gpu::TmMode t : gpu::AllTmModes()) {
@@ -79,6 +79,7 @@ int List() {
   }
   std::cout << "Scales (--scale): small (tests), default (the paper's contention, fewer threads), "
                "paper (the papers' tables; also --paper)\n";
+  std::cout << "Papers (authors, titles, venues): docs/references.md\n";
   return 0;
 }
 

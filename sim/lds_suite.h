@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The GPU-LocalTM suite (`001_` chapter 5, Table 5.7): every benchmark in both contention levels,
-// the serialized version, the atomics or fine-grained-lock version, and the TM version under
-// every conflict-detection mode and work-item selection policy, on the golden compute-unit model
-// (htm/lds/cu_model.h), every run's final state checked. Run by `htm_lds suite` and by `htmsim
-// suite` (its report's GPU-LocalTM section).
+// The GPU-LocalTM suite (Villegas, PhD thesis, 2018, chapter 5, Table 5.7): every benchmark in
+// both contention levels, the serialized version, the atomics or fine-grained-lock version, and
+// the TM version under every conflict-detection mode and work-item selection policy, on the golden
+// compute-unit model (htm/lds/cu_model.h), every run's final state checked. Run by `htm_lds suite`
+// and by `htmsim suite` (its report's GPU-LocalTM section).
 #pragma once
 
 #include <cstdint>

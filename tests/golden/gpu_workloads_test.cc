@@ -70,8 +70,9 @@ TEST_P(GpuWorkload, EveryScaleBuildsAndDescribesItself) {
     EXPECT_EQ(w->threads() % 32, 0) << GetParam() << " " << ToString(s);
     EXPECT_FALSE(w->Describe().empty());
   }
-  // `000_...` Table 2's thread counts (BinTree's 1 000, SpMV's 13 000, RBT180's 180 and
-  // RBT450's 450 rounded up to whole warps) and `003_...` Table 3's (100, 200, 1 000, 100).
+  // The thread counts of Chen & Peng (HPCA 2016), Table 2 (BinTree's 1 000, SpMV's 13 000,
+  // RBT180's 180 and RBT450's 450 rounded up to whole warps) and of Chen, Peng & Irving
+  // (ISCA 2017), Table 3 (100, 200, 1 000, 100).
   const std::map<std::string, int> odd = {
       {"BinTree", 1024},    {"SpMV", 13024},      {"RBT180", 192},       {"RBT450", 480},
       {"LinkedList1", 128}, {"LinkedList2", 224}, {"BinaryTree1", 1024}, {"BinaryTree2", 128},

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The post-dating unit against an exact dependency-graph cycle detector (003_..., 4.1): the
-// detector itself on known graphs, the classic write skew, and random histories on the
-// paper-size and small units, where every history with a cycle must be declared (no miss) and
+// The post-dating unit against an exact dependency-graph cycle detector (Chen, Peng & Irving, ISCA
+// 2017, §4.1): the detector itself on known graphs, the classic write skew, and random histories on
+// the paper-size and small units, where every history with a cycle must be declared (no miss) and
 // the generator must produce cycles at all. Millions of histories run in make regress
 // (htm_si oracle).
 #include <cstdint>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Tests of the Scalable Reader List's functional model (003_..., 4.2, Figure 10): Figure 10's
-// leaf example (reader 683 = 32 * 21 + 11), the entry-type transitions (one sharer, three,
-// bit vectors, back to sharers, unused), all-or-nothing conversion when a leaf's set is full,
-// and random inserts and removes against a reference set per address: enumeration returns
+// Tests of the Scalable Reader List's functional model (Chen, Peng & Irving, ISCA 2017, §4.2,
+// Figure 10): Figure 10's leaf example (reader 683 = 32 * 21 + 11), the entry-type transitions (one
+// sharer, three, bit vectors, back to sharers, unused), all-or-nothing conversion when a leaf's set
+// is full, and random inserts and removes against a reference set per address: enumeration returns
 // exactly the inserted readers, a full table changes nothing.
 #include "htm/golden/reader_list_model.h"
 

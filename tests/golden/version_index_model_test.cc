@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Tests of the Version Index Table's functional model (003_..., 3, Figures 4-6): Figure 6's
-// table and lookups ("timestamp between 123 and 192 inclusive" -> 0x810000, a non-versioned
-// access to 0x810000 relocated to 0xA00000), 3's mapping example (stride 0x1000: 0x801000..
-// relocated from 0xA00000), the version life cycle S1 -> S2 -> S3 -> S4 with reference counts,
-// timestamp overflow, and the regions the table refuses.
+// Tests of the Version Index Table's functional model (Chen, Peng & Irving, ISCA 2017, §3, Figures
+// 4-6): Figure 6's table and lookups ("timestamp between 123 and 192 inclusive" -> 0x810000, a
+// non-versioned access to 0x810000 relocated to 0xA00000), 3's mapping example (stride 0x1000:
+// 0x801000.. relocated from 0xA00000), the version life cycle S1 -> S2 -> S3 -> S4 with reference
+// counts, timestamp overflow, and the regions the table refuses.
 #include "htm/golden/version_index_model.h"
 
 #include <stdexcept>

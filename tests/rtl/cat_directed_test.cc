@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Directed tests of htm_cat (the Conflict Address Table of early conflict resolution, 000_...
-// §4.1-4.3), RTL and golden model in lockstep with the expected values on top: the hit rules
-// (read-read never conflicts), lookup latency with four ports (a 32-lane warp in 8 cycles),
+// Directed tests of htm_cat (the Conflict Address Table of early conflict resolution, Chen & Peng,
+// HPCA 2016, §4.1-4.3), RTL and golden model in lockstep with the expected values on top: the hit
+// rules (read-read never conflicts), lookup latency with four ports (a 32-lane warp in 8 cycles),
 // back-to-back warps, updates racing lookups, adds and removes (full set, duplicate and
 // spurious deltas), a message with too many deltas, the degenerate table.
 #include <cstdint>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Directed tests of htm_pag_check (the Pause-and-Go check, 000_... 4.4; reference 3.2-3.3),
-// RTL and golden model in lockstep with the expected values on top: Figure 6's pause of threads
-// 0-3 at the load of 0x110, a warp where every lane hits (the lowest goes on), a single active
-// lane, Pause-and-Go off, the timing against the CAT's answer, back-to-back instructions, a
+// Directed tests of htm_pag_check (the Pause-and-Go check, Chen & Peng, HPCA 2016, §4.4; reference
+// 3.2-3.3), RTL and golden model in lockstep with the expected values on top: Figure 6's pause of
+// threads 0-3 at the load of 0x110, a warp where every lane hits (the lowest goes on), a single
+// active lane, Pause-and-Go off, the timing against the CAT's answer, back-to-back instructions, a
 // stray CAT answer, the small and degenerate configurations.
 
 #include <cstdint>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Directed tests of htm_postdate (003_..., 4.1, Figures 7-9), RTL and golden model in lockstep
-// with the paper's numbers on top: Figure 8 in the discovery orders A,B,C and A,C,B and the
-// four rotations the text calls equivalent, a loop of five transactions (Figure 9) in all 120
-// discovery orders, a committed predecessor passing its PrevTS, a midpoint without room, the
-// timestamp overflow and its reset sweep, bad operations, and the timing (one operation per
-// cycle, the result two cycles later, NumTx cycles of initialisation).
+// Directed tests of htm_postdate (Chen, Peng & Irving, ISCA 2017, §4.1, Figures 7-9), RTL and
+// golden model in lockstep with the paper's numbers on top: Figure 8 in the discovery orders A,B,C
+// and A,C,B and the four rotations the text calls equivalent, a loop of five transactions (Figure
+// 9) in all 120 discovery orders, a committed predecessor passing its PrevTS, a midpoint without
+// room, the timestamp overflow and its reset sweep, bad operations, and the timing (one operation
+// per cycle, the result two cycles later, NumTx cycles of initialisation).
 #include <algorithm>
 #include <array>
 #include <cstdint>

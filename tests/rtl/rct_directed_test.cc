@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Directed tests of htm_rct (the Reference Count Table of early conflict resolution, 000_...
-// §4.1-4.2), RTL and golden model in lockstep with the expected values on top: deltas on 0 -> 1
-// and 1 -> 0, decrements before increments, cancellation, a full increment queue, a full set
+// Directed tests of htm_rct (the Reference Count Table of early conflict resolution, Chen & Peng,
+// HPCA 2016, §4.1-4.2), RTL and golden model in lockstep with the expected values on top: deltas on
+// 0 -> 1 and 1 -> 0, decrements before increments, cancellation, a full increment queue, a full set
 // ("new entries are simply ignored") and the later decrement of the ignored address, count
 // saturation, message batching and flushing, the clearing sweep, and the paper-size table
 // holding 3072 addresses.

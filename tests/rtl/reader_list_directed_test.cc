@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Directed tests of htm_reader_list (003_..., 4.2, Figure 10), RTL and golden model in lockstep
-// with the expected results on top: the type transitions (none -> 1 to 3 plain sharers -> root
-// and leaf bit vectors -> back to sharers -> none), Figure 10's reader 683 (leaf 21, bit 11),
-// enumeration order, the latencies the documentation states, an all-or-nothing conversion
-// refused by a full leaf set (the reader aborts and waits; full_o until an entry is freed), the
-// clearing after reset, bad operations and the degenerate configuration.
+// Directed tests of htm_reader_list (Chen, Peng & Irving, ISCA 2017, §4.2, Figure 10), RTL and
+// golden model in lockstep with the expected results on top: the type transitions (none -> 1 to 3
+// plain sharers -> root and leaf bit vectors -> back to sharers -> none), Figure 10's reader 683
+// (leaf 21, bit 11), enumeration order, the latencies the documentation states, an all-or-nothing
+// conversion refused by a full leaf set (the reader aborts and waits; full_o until an entry is
+// freed), the clearing after reset, bad operations and the degenerate configuration.
 #include <algorithm>
 #include <cstdint>
 #include <vector>

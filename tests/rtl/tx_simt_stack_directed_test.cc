@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Directed tests of htm_tx_simt_stack, RTL and golden model in lockstep with the expected
-// stacks on top: the paper's Figure 6 states 1-5 (000_... 4.4; state 5 as the text describes
-// it, see docs/htm_tx_simt_stack.md), Figure 7's stack after three pauses, the KILO TM slide 24
-// example (002_..., a transaction inside a divergent branch, a branch diverging inside the
-// transaction, threads 6 and 7 failing validation), aborts, and the errors. Masks are written
-// as in the figures, thread 0 first.
+// stacks on top: the paper's Figure 6 states 1-5 (Chen & Peng, HPCA 2016, §4.4; state 5 as the text
+// describes it, see docs/htm_tx_simt_stack.md), Figure 7's stack after three pauses, the KILO TM
+// slide 24 example (Fung et al., MICRO 2011: a transaction inside a divergent branch, a branch
+// diverging inside the transaction, threads 6 and 7 failing validation), aborts, and the errors.
+// Masks are written as in the figures, thread 0 first.
 
 #include <cstdint>
 #include <string>

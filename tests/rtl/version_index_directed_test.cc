@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Directed tests of htm_version_index (003_..., 3, Figures 4-6, 4.3), RTL and golden model in
-// lockstep with the expected results on top: Figure 6's table built through the operations
-// and its lookups ("timestamp between 123 and 192 inclusive" -> 0x810000; a non-versioned
-// access to 0x810000 relocated to 0xA00000), the version life cycle S1 -> S2 -> S3 -> S4 with
-// reference counts, the regions the table refuses, the timestamp overflow (every region keeps
-// one version; the sweep holds operations back), the latencies, bad operations and the
+// Directed tests of htm_version_index (Chen, Peng & Irving, ISCA 2017, §3, Figures 4-6, §4.3), RTL
+// and golden model in lockstep with the expected results on top: Figure 6's table built through the
+// operations and its lookups ("timestamp between 123 and 192 inclusive" -> 0x810000; a
+// non-versioned access to 0x810000 relocated to 0xA00000), the version life cycle S1 -> S2 -> S3 ->
+// S4 with reference counts, the regions the table refuses, the timestamp overflow (every region
+// keeps one version; the sweep holds operations back), the latencies, bad operations and the
 // degenerate configuration.
 #include <cstdint>
 #include <vector>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Directed tests of htm_writer_table (003_..., 4.2, 4.3, 5), RTL and golden model in lockstep
-// with the expected results on top: the single-writer rule (a second writer is refused and
-// told who writes the word, the writer itself may write again), reads finding the writer,
-// removal only by the writer, a full set (the writer must abort and wait; full_o until an
-// entry is freed), back-to-back operations on one set, the clearing after reset, bad
+// Directed tests of htm_writer_table (Chen, Peng & Irving, ISCA 2017, §4.2, §4.3, §5), RTL and
+// golden model in lockstep with the expected results on top: the single-writer rule (a second
+// writer is refused and told who writes the word, the writer itself may write again), reads finding
+// the writer, removal only by the writer, a full set (the writer must abort and wait; full_o until
+// an entry is freed), back-to-back operations on one set, the clearing after reset, bad
 // operations, the small and degenerate configurations.
 #include <cstdint>
 #include <vector>

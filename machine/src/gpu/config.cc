@@ -97,8 +97,8 @@ MachineConfig Paper() {
                             .num_hashes = 4,
                             .slots_per_hash = 512,
                             .scrub_interval = 256};
-  // Snapshot isolation's tables at the paper's sizes (docs/si.md, 003_ 4.3): 3000 writers,
-  // 87 856 reader entries, 1024 transaction ids and 24-bit logical timestamps.
+  // Snapshot isolation's tables at the paper's sizes (docs/si.md; Chen, Peng & Irving, ISCA 2017,
+  // §4.3): 3000 writers, 87 856 reader entries, 1024 transaction ids and 24-bit logical timestamps.
   m.wt = golden::WriterTableParams{.addr_w = 30, .tx_w = 10, .sets = 1000, .ways = 3};
   m.rl = golden::ReaderListParams{.addr_w = 30, .tx_w = 10, .leaf_w = 32, .sets = 21964, .ways = 4};
   m.pd = golden::PostdateParams{.num_tx = 1024, .ts_w = 24, .inc = 10};

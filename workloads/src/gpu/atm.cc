@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Bank transfers, ATM (KILO TM; `000_...` Table 2: ATM25K and ATM10K, 23 040 threads, read/write
-// set 3 / 2): every thread moves an amount between two distinct accounts. Its transaction reads
-// the amount from a read-only table and both balances, and writes both balances. The fewer
-// accounts, the more conflicts.
+// Bank transfers, ATM (KILO TM; Chen & Peng, HPCA 2016, Table 2: ATM25K and ATM10K, 23 040 threads,
+// read/write set 3 / 2): every thread moves an amount between two distinct accounts. Its
+// transaction reads the amount from a read-only table and both balances, and writes both balances.
+// The fewer accounts, the more conflicts.
 //
 // Memory: balance[accounts], then amount[16] (never written), then a lock per account (the
 // fine-grained-lock kernel's; 0 free).

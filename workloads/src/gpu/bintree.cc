@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Binary Tree, BinTree (`000_...` Table 2: 1 000 threads; §6 and Figure 13): every thread
-// inserts one distinct key into one unbalanced binary search tree. Like List, it first finds the
-// insertion point without a transaction, then its transaction walks on down from there (other
+// Binary Tree, BinTree (Chen & Peng, HPCA 2016, Table 2: 1 000 threads; §6 and Figure 13): every
+// thread inserts one distinct key into one unbalanced binary search tree. Like List, it first finds
+// the insertion point without a transaction, then its transaction walks on down from there (other
 // threads may have inserted below it meanwhile) to the empty child on its key's side and links
 // its node there (Figure 13's kernel).
 //

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Binary Tree 1 and 2 (`003_...` Table 3, §6): an unbalanced binary search tree built from
-// `initial` random keys, then one operation per thread, each a whole transaction from the root:
-// BinaryTree1 removes every key of a 1 000-key tree (1 000 threads), BinaryTree2 does 50
-// insertions and 50 removals on a 1 000-key tree (100 threads). Thread counts are whole warps;
-// threads beyond the tree's keys remove absent keys (a read-only walk).
+// Binary Tree 1 and 2 (Chen, Peng & Irving, ISCA 2017, Table 3, §6): an unbalanced binary search
+// tree built from `initial` random keys, then one operation per thread, each a whole transaction
+// from the root: BinaryTree1 removes every key of a 1 000-key tree (1 000 threads), BinaryTree2
+// does 50 insertions and 50 removals on a 1 000-key tree (100 threads). Thread counts are whole
+// warps; threads beyond the tree's keys remove absent keys (a read-only walk).
 //
 // Removal is the textbook one: a node with at most one child is replaced by that child; a node
 // with two takes the key of its successor (the leftmost node of its right subtree), which is then

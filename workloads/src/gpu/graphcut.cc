@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// GraphCut 1 and 2 (`003_...` Table 3, §6: Karger's randomized minimum cut, 32 threads; a graph
-// of 60 vertices and 180 edges, or 90 and 270): the contraction phase. Threads pick random edges
-// and contract them, each contraction one transaction, until two super-vertices are left; the
-// edges between them are the cut. "Each [contraction modifies] the structure of the graph. This
-// can be compared to an insertion and a deletion in the linked list" (§7): the super-vertices are
-// a linked list, and each keeps a linked list of the edge ends it holds.
+// GraphCut 1 and 2 (Chen, Peng & Irving, ISCA 2017, Table 3, §6: Karger's randomized minimum cut,
+// 32 threads; a graph of 60 vertices and 180 edges, or 90 and 270): the contraction phase. Threads
+// pick random edges and contract them, each contraction one transaction, until two super-vertices
+// are left; the edges between them are the cut. "Each [contraction modifies] the structure of the
+// graph. This can be compared to an insertion and a deletion in the linked list" (§7): the
+// super-vertices are a linked list, and each keeps a linked list of the edge ends it holds.
 //
 // A contraction of edge (a, b): if the list holds fewer than three super-vertices, the thread
 // stops; it finds the super-vertices of a and b (following the merged-into pointers); if they

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// HashTable (KILO TM; `000_...` Table 2: HT1K and HT512, 23 040 threads, read/write set 2 / 4):
-// every thread inserts one distinct key into a chained hash table. Its transaction reads the
-// bucket's head and count, links its node in front and writes the node's key and next, the head
-// and the count. The fewer buckets, the more conflicts.
+// HashTable (KILO TM; Chen & Peng, HPCA 2016, Table 2: HT1K and HT512, 23 040 threads, read/write
+// set 2 / 4): every thread inserts one distinct key into a chained hash table. Its transaction
+// reads the bucket's head and count, links its node in front and writes the node's key and next,
+// the head and the count. The fewer buckets, the more conflicts.
 //
 // Memory: head[buckets], count[buckets], then a node {key, next} per thread, then a lock per
 // bucket (the fine-grained-lock kernel's; 0 free).

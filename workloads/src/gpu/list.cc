@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Linked List, List (ListRel of DSTM2; `000_...` Table 2: 23 040 threads): every thread inserts
-// one distinct key into one sorted singly linked list. It finds the insertion point without a
-// transaction, then its transaction walks on from there to the exact point (other threads may
-// have inserted meanwhile) and links its node.
-// LinkedList1 and LinkedList2 (`003_...` Table 3: 100 and 200 threads into an initially empty
-// list, no early release): the same insertion with the whole walk, from the head, in the
-// transaction.
+// Linked List, List (ListRel of DSTM2; Chen & Peng, HPCA 2016, Table 2: 23 040 threads): every
+// thread inserts one distinct key into one sorted singly linked list. It finds the insertion point
+// without a transaction, then its transaction walks on from there to the exact point (other threads
+// may have inserted meanwhile) and links its node.
+// LinkedList1 and LinkedList2 (Chen, Peng & Irving, ISCA 2017, Table 3: 100 and 200 threads into an
+// initially empty list, no early release): the same insertion with the whole walk, from the head,
+// in the transaction.
 //
 // Memory: the head sentinel {0, next}, the tail sentinel {0xFFFFFFFF, nil}, then a node {key,
 // next} per thread. A node is linked only by its own transaction, which also writes its key.

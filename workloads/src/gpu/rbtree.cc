@@ -3,8 +3,8 @@
 // Red-black trees (the textbook algorithms with parent pointers, RSTM's red-black tree as the
 // papers port it):
 //
-// RBT180 and RBT450 (`000_...` Table 2: 180 and 450 threads, read/write set 33 / 17): every
-// thread inserts one distinct key into one initially empty tree, the whole insertion in one
+// RBT180 and RBT450 (Chen & Peng, HPCA 2016, Table 2: 180 and 450 threads, read/write set 33 / 17):
+// every thread inserts one distinct key into one initially empty tree, the whole insertion in one
 // transaction: the descent from the root, the link, and the recolouring and rotations that
 // restore the red-black properties.
 // Memory: the root pointer, then a node {key, colour, left, right, parent} per thread, as a new
@@ -12,11 +12,11 @@
 // Check: the red-black tree below; every thread's node is in the tree exactly once, holding
 // its key.
 //
-// RBTree1 and RBTree2 (`003_...` Table 3: a 1 000-key tree, then 50 insertions and 50 removals,
-// or 100 and 100): one operation per thread, each a whole transaction. The initial tree is
-// balanced (built from the sorted keys, its last level red when it is not full). Removal
-// follows the textbook too: a node with two children takes its successor's key and the
-// successor is removed instead; a removed black node's place is repaired by recolouring and
+// RBTree1 and RBTree2 (Chen, Peng & Irving, ISCA 2017, Table 3: a 1 000-key tree, then 50
+// insertions and 50 removals, or 100 and 100): one operation per thread, each a whole transaction.
+// The initial tree is balanced (built from the sorted keys, its last level red when it is not
+// full). Removal follows the textbook too: a node with two children takes its successor's key and
+// the successor is removed instead; a removed black node's place is repaired by recolouring and
 // rotations (java.util.TreeMap's formulation, with nil leaves black). Every operation ends by
 // adding one to its thread's result word, the operation's receipt.
 // Memory: the root pointer, a result word per thread, then the nodes: the initial ones, then one

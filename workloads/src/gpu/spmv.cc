@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Sparse matrix-vector multiplication, SpMV (`000_...` Table 2: 13 000 threads, read/write set
-// 5 / 1; §6): y = A x with A in the Yale format (row pointers, values, column indices). Each
-// thread owns one non-zero of A: it finds its row by a binary search over the row pointers
-// outside the transaction, then its transaction reads the value, the column index, x at that
-// column and y at its row, and adds the product to y (read/write set 4 / 1; Table 2 counts 5).
+// Sparse matrix-vector multiplication, SpMV (Chen & Peng, HPCA 2016, Table 2: 13 000 threads,
+// read/write set 5 / 1; §6): y = A x with A in the Yale format (row pointers, values, column
+// indices). Each thread owns one non-zero of A: it finds its row by a binary search over the row
+// pointers outside the transaction, then its transaction reads the value, the column index, x at
+// that column and y at its row, and adds the product to y (read/write set 4 / 1; Table 2 counts 5).
 // Neighbouring threads own neighbouring non-zeros, mostly of one row, so the lanes of a warp
 // conflict on y as in the paper's kernel.
 //

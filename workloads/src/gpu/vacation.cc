@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Vacation 1 and 2 (`003_...` Table 3, §6: STAMP's travel reservation system adapted to CUDA,
-// "similar to having 4 red-black trees and 1 linked list running simultaneously"): four tables,
-// each a red-black tree keyed by id (rbtree.h) — flights, rooms, cars and customers.
+// Vacation 1 and 2 (Chen, Peng & Irving, ISCA 2017, Table 3, §6: STAMP's travel reservation system
+// adapted to CUDA, "similar to having 4 red-black trees and 1 linked list running simultaneously"):
+// four tables, each a red-black tree keyed by id (rbtree.h) — flights, rooms, cars and customers.
 //
 // Vacation1 (the paper's 150 threads: 160 in whole warps; tables of 500 entries): only
 // table-modifying operations. Each thread adds an entry to one of the four tables or deletes one

@@ -29,9 +29,24 @@ bool ParseScale(const std::string& name, Scale* s) {
   return false;
 }
 
+const char* Cite(Paper p) {
+  switch (p) {
+    case Paper::kEcr:
+      return "Chen & Peng (HPCA 2016)";
+    case Paper::kSi:
+      return "Chen, Peng & Irving (ISCA 2017)";
+  }
+  return "?";
+}
+
+std::string Source(const WorkloadInfo& w) {
+  return std::string(Cite(w.paper)) + ", " + w.source;
+}
+
 namespace {
 
-constexpr int kPaperThreads = 23040;      // 15 cores x 48 warps x 32 threads (`000_...` Table 2)
+// The paper's grid: 15 cores x 48 warps x 32 threads (Chen & Peng, HPCA 2016, Table 2).
+constexpr int kPaperThreads = 23040;
 constexpr int kSpMvPaperThreads = 13024;  // Table 2's 13 000, rounded up to whole warps
 
 /// Threads at a scale: the paper's count, an eighth of it, or 256.
@@ -55,7 +70,7 @@ uint32_t Objects(Scale s, int paper_threads, uint32_t paper_objects) {
 }
 
 WorkloadInfo HashTableInfo(const char* name, uint32_t buckets) {
-  return {name, "000_ Table 2 (KILO TM's HashTable)",
+  return {name, Paper::kEcr, "Table 2 (KILO TM's HashTable)",
           "insert one key per thread into a chained hash table of " + std::to_string(buckets) +
               " buckets (paper size)",
           [buckets](Scale s, uint64_t seed) {
@@ -67,7 +82,7 @@ WorkloadInfo HashTableInfo(const char* name, uint32_t buckets) {
 /// RBT180 and RBT450: the paper's few threads (rounded up to whole warps) at every scale but
 /// small.
 WorkloadInfo RbTreeInfo(const char* name, int paper_threads) {
-  return {name, "000_ Table 2 (RSTM's red-black tree)",
+  return {name, Paper::kEcr, "Table 2 (RSTM's red-black tree)",
           "insert one key per thread into one red-black tree, rebalancing in the transaction "
           "(paper: " +
               std::to_string(paper_threads) + " threads)",
@@ -80,7 +95,7 @@ WorkloadInfo RbTreeInfo(const char* name, int paper_threads) {
 
 /// LinkedList1 and LinkedList2: the paper's threads in whole warps at every scale but small.
 WorkloadInfo LinkedListInfo(const char* name, int paper_threads, int small_threads) {
-  return {name, "003_ Table 3",
+  return {name, Paper::kSi, "Table 3",
           "insert one key per thread into an initially empty sorted linked list, the whole walk "
           "in the transaction (paper: " +
               std::to_string(paper_threads) + " threads)",
@@ -94,7 +109,7 @@ WorkloadInfo LinkedListInfo(const char* name, int paper_threads, int small_threa
 /// each rounded up so the threads fill whole warps; `small_ops` of each on 200 keys small.
 WorkloadInfo RbSetInfo(const char* name, int paper_ops, int small_ops) {
   const int ops = (2 * paper_ops + 31) / 32 * 16;  // 64 for 50, 112 for 100
-  return {name, "003_ Table 3 (RSTM's red-black tree)",
+  return {name, Paper::kSi, "Table 3 (RSTM's red-black tree)",
           std::to_string(paper_ops) + " inserts and " + std::to_string(paper_ops) +
               " removes on a 1 000-key red-black tree (paper: " + std::to_string(2 * paper_ops) +
               " threads)",
@@ -107,7 +122,7 @@ WorkloadInfo RbSetInfo(const char* name, int paper_ops, int small_ops) {
 /// GraphCut1 and GraphCut2: the paper's 32 threads on a graph of `vertices` and `edges`; small:
 /// `small_vertices` and three edges per vertex (enough contractions for the fault tests).
 WorkloadInfo GraphCutInfo(const char* name, int vertices, int edges, int small_vertices) {
-  return {name, "003_ Table 3 (Karger's minimum cut)",
+  return {name, Paper::kSi, "Table 3 (Karger's minimum cut)",
           "32 threads contract random edges of a " + std::to_string(vertices) + "-vertex, " +
               std::to_string(edges) + "-edge graph to two vertices",
           [vertices, edges, small_vertices](Scale s, uint64_t seed) {
@@ -118,7 +133,7 @@ WorkloadInfo GraphCutInfo(const char* name, int vertices, int edges, int small_v
 }
 
 WorkloadInfo AtmInfo(const char* name, uint32_t accounts) {
-  return {name, "000_ Table 2 (KILO TM's ATM)",
+  return {name, Paper::kEcr, "Table 2 (KILO TM's ATM)",
           "one transfer per thread between two of " + std::to_string(accounts) +
               " accounts (paper size)",
           [accounts](Scale s, uint64_t seed) {
@@ -180,12 +195,12 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
       HashTableInfo("HT512", 512),
       AtmInfo("ATM25K", 25000),
       AtmInfo("ATM10K", 10000),
-      {"SpMV", "000_ Table 2",
+      {"SpMV", Paper::kEcr, "Table 2",
        "y += A x, one thread per non-zero of a Yale-format sparse matrix (paper: 13 000 threads)",
        [](Scale s, uint64_t seed) {
          return detail::MakeSpMv(Threads(s, kSpMvPaperThreads), seed);
        }},
-      {"List", "000_ Table 2 (ListRel of DSTM2)",
+      {"List", Paper::kEcr, "Table 2 (ListRel of DSTM2)",
        "insert one key per thread into one sorted linked list",
        [](Scale s, uint64_t seed) {
          // The walk to the insertion point grows with the list, and the model has no L1 cache
@@ -193,7 +208,7 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
          const int threads = s == Scale::kDefault ? 352 : Threads(s, kPaperThreads);
          return detail::MakeList(s == Scale::kSmall ? 128 : threads, false, seed);
        }},
-      {"BinTree", "000_ Table 2 and Figure 13",
+      {"BinTree", Paper::kEcr, "Table 2 and Figure 13",
        "insert one key per thread into one binary search tree (paper: 1 000 threads)",
        [](Scale s, uint64_t seed) {
          // Threads come in whole warps: 1 024 for the paper's 1 000.
@@ -206,7 +221,7 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
       RbTreeInfo("RBT450", 450),
       LinkedListInfo("LinkedList1", 100, 64),
       LinkedListInfo("LinkedList2", 200, 96),
-      {"BinaryTree1", "003_ Table 3",
+      {"BinaryTree1", Paper::kSi, "Table 3",
        "remove every key of a 1 000-key binary search tree, one per thread (paper: 1 000 "
        "threads)",
        [](Scale s, uint64_t seed) {
@@ -214,7 +229,7 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
          return s == Scale::kSmall ? detail::MakeBst(120, 128, 0, seed)
                                    : detail::MakeBst(1000, 1024, 0, seed);
        }},
-      {"BinaryTree2", "003_ Table 3",
+      {"BinaryTree2", Paper::kSi, "Table 3",
        "50 inserts and 50 removes on a 1 000-key binary search tree (paper: 100 threads)",
        [](Scale s, uint64_t seed) {
          // 128 threads in whole warps: 64 inserts and 64 removes.
@@ -225,7 +240,7 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
       RbSetInfo("RBTree2", 100, 48),
       GraphCutInfo("GraphCut1", 60, 180, 40),
       GraphCutInfo("GraphCut2", 90, 270, 45),
-      {"Vacation1", "003_ Table 3 (STAMP's Vacation)",
+      {"Vacation1", Paper::kSi, "Table 3 (STAMP's Vacation)",
        "add or delete one entry per thread in four red-black-tree tables of 500 entries (paper: "
        "150 threads)",
        [](Scale s, uint64_t seed) {
@@ -233,7 +248,7 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
          return s == Scale::kSmall ? detail::MakeVacation(64, 60, false, 0, seed)
                                    : detail::MakeVacation(160, 500, false, 0, seed);
        }},
-      {"Vacation2", "003_ Table 3 (STAMP's Vacation)",
+      {"Vacation2", Paper::kSi, "Table 3 (STAMP's Vacation)",
        "one reservation (a flight, a room and a car) per thread for one of 5 customers, tables of "
        "1 000 items (paper: 140 threads)",
        [](Scale s, uint64_t seed) {

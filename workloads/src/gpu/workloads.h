@@ -28,10 +28,10 @@ inline void AddMissingKeys(Problems& p, const char* structure, int count,
         missing < keys.size() ? keys[missing] : 0, " of thread ", missing, " is missing");
 }
 
-/// The operations of `003_`'s tree workloads: a tree of `initial` distinct random keys (1 ..
-/// 2^30 - 1), then `removes` threads removing one key each (every initial key once, in random
-/// order, then absent keys) and `inserts` threads inserting a new key each, the roles spread
-/// over the threads at random.
+/// The operations of the tree workloads of Chen, Peng & Irving (ISCA 2017): a tree of `initial`
+/// distinct random keys (1 .. 2^30 - 1), then `removes` threads removing one key each (every
+/// initial key once, in random order, then absent keys) and `inserts` threads inserting a new key
+/// each, the roles spread over the threads at random.
 struct TreeOps {
   std::vector<uint32_t> initial_keys;  // in random order
   std::vector<uint32_t> key;           // per thread: the key it removes or inserts
@@ -43,21 +43,25 @@ TreeOps MakeTreeOps(int initial, int removes, int inserts, uint64_t seed);
 
 std::unique_ptr<Workload> MakeHashTable(int threads, uint32_t buckets, uint64_t seed);
 std::unique_ptr<Workload> MakeAtm(int threads, uint32_t accounts, uint64_t seed);
-/// `walk_in_tx`: the whole walk from the head in the transaction (`003_`'s Linked List), else
-/// the insertion point is found outside it (`000_`'s List).
+/// `walk_in_tx`: the whole walk from the head in the transaction (Linked List of Chen, Peng &
+/// Irving, ISCA 2017), else the insertion point is found outside it (List of Chen & Peng, HPCA
+/// 2016).
 std::unique_ptr<Workload> MakeList(int threads, bool walk_in_tx, uint64_t seed);
-/// `003_`'s Binary Tree: a tree of `initial` keys; `removes` threads remove one of them each and
-/// `inserts` threads insert a new key each (threads = removes + inserts, whole warps).
+/// Binary Tree (Chen, Peng & Irving, ISCA 2017): a tree of `initial` keys; `removes` threads
+/// remove one of them each and `inserts` threads insert a new key each (threads = removes +
+/// inserts, whole warps).
 std::unique_ptr<Workload> MakeBst(int initial, int removes, int inserts, uint64_t seed);
 std::unique_ptr<Workload> MakeBinTree(int threads, uint64_t seed);
 std::unique_ptr<Workload> MakeSpMv(int threads, uint64_t seed);
 std::unique_ptr<Workload> MakeRbTree(int threads, uint64_t seed);
-/// `003_`'s Red Black Tree: a balanced red-black tree of `initial` keys; `removes` threads remove
-/// one of them each and `inserts` threads insert a new key each.
+/// Red Black Tree (Chen, Peng & Irving, ISCA 2017): a balanced red-black tree of `initial` keys;
+/// `removes` threads remove one of them each and `inserts` threads insert a new key each.
 std::unique_ptr<Workload> MakeRbSet(int initial, int removes, int inserts, uint64_t seed);
-/// `003_`'s Vacation: four tables of `entries`; reservations false: each thread adds or deletes
-/// an entry (Vacation1); true: each thread reserves for one of `customers` customers (Vacation2).
-/// `003_`'s GraphCut: Karger's contraction of a connected random graph down to two vertices.
+/// Vacation (Chen, Peng & Irving, ISCA 2017): four tables of `entries`; reservations false: each
+/// thread adds or deletes an entry (Vacation1); true: each thread reserves for one of `customers`
+/// customers (Vacation2).
+/// GraphCut (Chen, Peng & Irving, ISCA 2017): Karger's contraction of a connected random graph
+/// down to two vertices.
 std::unique_ptr<Workload> MakeGraphCut(int threads, int vertices, int edges, uint64_t seed);
 std::unique_ptr<Workload> MakeVacation(int threads, int entries, bool reservations, int customers,
                                        uint64_t seed);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Golden model of htm_postdate (rtl/htm_postdate.sv), the post-dating unit of snapshot
-// isolation: the Logical Timestamp Table and Figure 7's procedures (003_..., 4.1). PostdateTable
-// is the untimed table (one operation at a time, an overflow resets it at once), used by the
-// cycle-exact PostdateModel and by the loop-detection oracle tests. See docs/htm_postdate.md.
+// isolation: the Logical Timestamp Table and Figure 7's procedures (Chen, Peng & Irving, ISCA 2017,
+// §4.1). PostdateTable is the untimed table (one operation at a time, an overflow resets it at
+// once), used by the cycle-exact PostdateModel and by the loop-detection oracle tests. See
+// docs/htm_postdate.md.
 #pragma once
 
 #include <cstdint>

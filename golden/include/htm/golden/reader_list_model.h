@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The Scalable Reader List of snapshot isolation (003_..., 4.2, Figure 10). ReaderListTable is
-// untimed, the functional reference; ReaderListModel is the golden model of the RTL block
-// htm_reader_list, cycle-exact, built on the table (docs/htm_reader_list.md). Every
+// The Scalable Reader List of snapshot isolation (Chen, Peng & Irving, ISCA 2017, §4.2, Figure 10).
+// ReaderListTable is untimed, the functional reference; ReaderListModel is the golden model of the
+// RTL block htm_reader_list, cycle-exact, built on the table (docs/htm_reader_list.md). Every
 // read address's readers are kept exactly, in entries of four types:
 //   0 unused;
 //   1 plain sharers: 1 to 3 transaction ids;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The loop-detection oracle of snapshot isolation's post-dating unit (003_..., 4.1): random
-// small histories of transactional reads and writes, the dependency edges a system derives
-// from them, the post-dating unit (PostdateTable) fed with those edges, and an exact cycle
-// detector on the same dependency graph as the reference. The unit must declare a loop in
+// The loop-detection oracle of snapshot isolation's post-dating unit (Chen, Peng & Irving, ISCA
+// 2017, §4.1): random small histories of transactional reads and writes, the dependency edges a
+// system derives from them, the post-dating unit (PostdateTable) fed with those edges, and an exact
+// cycle detector on the same dependency graph as the reference. The unit must declare a loop in
 // every history whose graph has a cycle; false alarms (declarations in acyclic histories) are
 // allowed and counted. See docs/htm_postdate.md.
 #pragma once

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The Version Index Table of snapshot isolation (003_..., 3, Figures 4-6). VersionIndexTable is
-// untimed, the functional reference; VersionIndexModel is the golden model of the RTL block
-// htm_version_index, cycle-exact, built on the table (docs/htm_version_index.md).
+// The Version Index Table of snapshot isolation (Chen, Peng & Irving, ISCA 2017, §3, Figures 4-6).
+// VersionIndexTable is untimed, the functional reference; VersionIndexModel is the golden model of
+// the RTL block htm_version_index, cycle-exact, built on the table (docs/htm_version_index.md).
 // Versioned regions (start, length, relocated base) with up to `versions` versions each; a
 // version has a state (Figure 4: S1 being copied, S2 being written, S3 readable, S4 recycled;
 // or free), a creation time and a reference count. Version k of a region occupies

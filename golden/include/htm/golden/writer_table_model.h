@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Golden model of htm_writer_table (rtl/htm_writer_table.sv), the Writer Table of snapshot
-// isolation (003_..., 4.2): the single writer of every word written by a running transaction,
-// in Sets x Ways entries, cycle-exact with the RTL (the operation is taken, its set read and
-// written back in the next cycle, the result registered). See docs/htm_writer_table.md.
+// isolation (Chen, Peng & Irving, ISCA 2017, §4.2): the single writer of every word written by a
+// running transaction, in Sets x Ways entries, cycle-exact with the RTL (the operation is taken,
+// its set read and written back in the next cycle, the result registered). See
+// docs/htm_writer_table.md.
 #pragma once
 
 #include <cstdint>

@@ -69,7 +69,8 @@ struct MachineConfig {
   golden::ReaderListParams rl;   // SITM: the Scalable Reader List
   golden::PostdateParams pd;     // SITM: the post-dating unit (its slots are transaction ids)
 };
-/// `default` (the papers' machine, `000_...` Table 1 / `003_...` Table 2) and `small` (tests).
+/// `default` (the papers' machine: Chen & Peng, HPCA 2016, Table 1; Chen, Peng & Irving, ISCA 2017,
+/// Table 2) and `small` (tests).
 const std::vector<MachineConfig>& AllMachines();
 const MachineConfig* FindMachine(const std::string& name);
 /// Empty when the machine is possible, else a message naming what is wrong.

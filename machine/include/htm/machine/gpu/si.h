@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Snapshot isolation in the system model (`003_...` §3-5, docs/htmsim.md "Snapshot isolation"):
+// Snapshot isolation in the system model (Chen, Peng & Irving, ISCA 2017, §3-5; docs/htmsim.md
+// "Snapshot isolation"):
 //
 //   SnapshotMemory  the multi-version memory: every committed version of a word with the
 //                   snapshot it belongs to; a transaction reads the newest version not after its
-//                   snapshot; at most MaxSnapshots snapshots are in use at once (`003_` Table 2:
-//                   8 concurrently active versions), so a commit that finds no free version waits
-//                   to be published and later transactions read an older snapshot.
+//                   snapshot; at most MaxSnapshots snapshots are in use at once (the paper's
+//                   Table 2: 8 concurrently active versions), so a commit that finds no free
+//                   version waits to be published and later transactions read an older snapshot.
 //   SiGraph         the dependency graph of the committed transactions and non-transactional
 //                   writes (write-read, write-write and read-write edges, exact): it decides
 //                   SITM_Oracle's commits (a transaction whose commit would close a cycle aborts)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The global-memory benchmark workloads of the system model (docs/htmsim.md): KILO TM's and the
-// early-conflict-resolution paper's (`000_...` Table 2), and later the snapshot-isolation paper's
-// (`003_...` Table 3). A workload is a grid of threads running one kernel (htm/gpu/kernel.h) on
-// word-addressed global memory: Init() gives the memory before the kernel starts, Kernel() is the
-// code of one thread, Check() inspects the memory after every thread has finished and says what is
-// wrong (a lost, duplicated or torn update, a broken structure), or nothing.
+// early-conflict-resolution paper's (Chen & Peng, HPCA 2016, Table 2), and later the
+// snapshot-isolation paper's (Chen, Peng & Irving, ISCA 2017, Table 3; docs/references.md). A
+// workload is a grid of threads running one kernel (htm/gpu/kernel.h) on word-addressed global
+// memory: Init() gives the memory before the kernel starts, Kernel() is the code of one thread,
+// Check() inspects the memory after every thread has finished and says what is wrong (a lost,
+// duplicated or torn update, a broken structure), or nothing.
 #pragma once
 
 #include <cstdint>
@@ -50,13 +51,25 @@ class Workload {
   virtual Task LockKernel(Lane& l) { return Kernel(l); }
 };
 
+/// The paper whose table a workload comes from (docs/references.md).
+enum class Paper : uint8_t {
+  kEcr,  // early conflict resolution: Chen & Peng, HPCA 2016, Table 2
+  kSi,   // snapshot isolation: Chen, Peng & Irving, ISCA 2017, Table 3
+};
+/// The paper's short citation, authors and venue: "Chen & Peng (HPCA 2016)".
+const char* Cite(Paper p);
+
 struct WorkloadInfo {
   std::string name;    // e.g. "HT1K"
-  std::string source;  // the paper and table it comes from
+  Paper paper;         // the paper it comes from
+  std::string source;  // where in that paper, e.g. "Table 2 (KILO TM's HashTable)"
   std::string summary;
   /// A fresh instance; `seed` fixes every random choice of the workload.
   std::function<std::unique_ptr<Workload>(Scale, uint64_t seed)> make;
 };
+
+/// The paper and where in it, for people: "Chen & Peng (HPCA 2016), Table 2 (...)".
+std::string Source(const WorkloadInfo& w);
 
 /// Every workload, in the papers' order.
 const std::vector<WorkloadInfo>& AllWorkloads();

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The GPU-LocalTM benchmarks (thesis 001_... Table 5.7): HT, IT, VA, GC, GA, KM, DB, QU, each in
-// a low- (LC) and a high-contention (HC) variant, and each in the versions of Table 5.7: the
-// critical sections as transactions (TM), serialized, and with atomics (HT, IT, DB, QU) or
+// The GPU-LocalTM benchmarks (Villegas, PhD thesis, 2018, Table 5.7): HT, IT, VA, GC, GA, KM, DB,
+// QU, each in a low- (LC) and a high-contention (HC) variant, and each in the versions of Table
+// 5.7: the critical sections as transactions (TM), serialized, and with atomics (HT, IT, DB, QU) or
 // fine-grained locks (GC, GA, VA, KM).
 //
 // A workload is one work-group running one kernel on the LDS: Init() gives the LDS contents
