@@ -10,21 +10,10 @@ Run time is each run's own wall-clock seconds (results.jsonl "seconds"), so the 
 depend on how many runs the suite ran at once. --by-run lists every run instead of every
 workload. Exit status: 0, or 2 on bad usage, a missing file or runs that differ in cycles.
 """
-import json
 import os
 import sys
 
-
-def load(d):
-    runs = {}
-    with open(os.path.join(d, "results.jsonl"), encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            try:
-                j = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{d}/results.jsonl line {n}: {e}") from e
-            runs[(j["workload"], j["tm"])] = j
-    return runs
+from suite_results import load
 
 
 def row(name, cycles, sa, sb):
