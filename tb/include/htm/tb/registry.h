@@ -91,16 +91,22 @@ class ModelStep {
   uint64_t cycle_ = 0;
 };
 
-/// The bench loop: `opt.cycles` cycles of random stimulus with an occasional mid-run reset. A
-/// bench with `Observe(in, out)` is shown every cycle's inputs and outputs after the cycle
-/// (reactive stimulus: cores and memories that answer the block). `dut` is a Lockstep pair or
-/// a ModelStep; the stimulus depends only on the seed and the model's outputs, so both see the
-/// same cycles.
+/// The bench loop: `opt.cycles` cycles of random stimulus with an occasional mid-run reset (one
+/// cycle in 4096; a bench with `MayReset()` can hold it off until its design has done enough
+/// since the last one: a table that takes longer to clear than a reset's mean interval would
+/// otherwise never leave its sweep). A bench with `Observe(in, out)` is shown every cycle's
+/// inputs and outputs after the cycle (reactive stimulus: cores and memories that answer the
+/// block). `dut` is a Lockstep pair or a ModelStep; the stimulus depends only on the seed and the
+/// model's outputs, so both see the same cycles.
 template <class Bench, class Dut>
 void DriveBench(Dut& dut, Bench& bench, const RunOptions& opt) {
   Rng reset_rng(opt.seed ^ 0x5EEDULL);
   for (uint64_t i = 0; i < opt.cycles; ++i) {
-    if (reset_rng.Chance(1, 4096)) {
+    bool reset = reset_rng.Chance(1, 4096);
+    if constexpr (requires { bench.MayReset(); }) {
+      reset = reset && bench.MayReset();
+    }
+    if (reset) {
       dut.Reset();
       if constexpr (requires { bench.OnReset(); }) {
         bench.OnReset();  // a bench with state that must restart with the design
