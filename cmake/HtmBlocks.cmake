@@ -354,6 +354,9 @@ function(htm_finalize_blocks)
         "                   return std::make_unique<htm::tb::CheckedInstance<${bench}::Model, ${model}>>(${p}, i, false);\n"
         "                 }\n"
         "                 return std::make_unique<htm::tb::RtlInstance<${bench}::Ports, ${model}>>(${p}, i, false);\n"
+        "               },\n"
+        "               [](const htm::tb::RunOptions& o) {\n"
+        "                 return htm::tb::RunModel<${bench}>(${p}, o);\n"
         "               }});\n")
       if(with_netlist)
         string(APPEND code
@@ -368,6 +371,9 @@ function(htm_finalize_blocks)
         "                   return std::make_unique<htm::tb::CheckedInstance<${bench}::Model, ${model}__netlist>>(${p}, i, true);\n"
         "                 }\n"
         "                 return std::make_unique<htm::tb::RtlInstance<${bench}::Ports, ${model}__netlist>>(${p}, i, true);\n"
+        "               },\n"
+        "               [](const htm::tb::RunOptions& o) {\n"
+        "                 return htm::tb::RunModel<${bench}>(${p}, o);\n"
         "               }});\n")
       endif()
       string(APPEND code "}\n")

@@ -4,6 +4,7 @@
 //   htmsim run|list|check ...   benchmark workloads on the GPU-TM system model (htmsim_tm.cc)
 //   htmsim [lockstep] [options] the lockstep regression of every block x configuration (RTL
 //                               against the golden model, optionally the Yosys netlists)
+//   htmsim coverage [options]   the benches' coverage events per block (docs/coverage.md)
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli_util.h"
+#include "coverage.h"
 #include "htm/tb/registry.h"
 #include "htm/tb/stimulus.h"
 #include "htmsim_tm.h"
@@ -34,7 +36,9 @@ struct Args {
 
 int Usage(const po::options_description& desc) {
   std::cout << "Usage: htmsim [lockstep] [options]\n"
-               "       htmsim run|list|check ... (benchmark workloads; htmsim run --help)\n\n"
+               "       htmsim run|list|check|suite ... (benchmark workloads; htmsim run --help)\n"
+               "       htmsim coverage ... (the benches' coverage events; htmsim coverage "
+               "--help)\n\n"
                "Runs the cycle-exact lockstep regression (RTL against the golden model) of every\n"
                "block and named configuration, or of those selected, and prints a summary.\n\n"
             << desc
@@ -48,6 +52,9 @@ int Usage(const po::options_description& desc) {
 int main(int argc, char** argv) {
   if (argc > 1 && htm::sim::IsTmCommand(argv[1])) {
     return htm::sim::TmCommand(argc - 1, argv + 1);
+  }
+  if (argc > 1 && std::string(argv[1]) == "coverage") {
+    return htm::sim::CoverageCommand(argc - 1, argv + 1);
   }
   std::vector<char*> args(argv, argv + argc);
   if (argc > 1 && std::string(argv[1]) == "lockstep") {

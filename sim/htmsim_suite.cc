@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "coverage.h"
 #include "htm/machine/gpu/commit_log.h"
 #include "htm/machine/gpu/system.h"
 #include "htm/workloads/lds/workloads.h"
@@ -64,6 +65,7 @@ struct Outcome {
   gpu::SystemStats stats;
   gpu::LogCheckResult log;
   double seconds = 0;
+  std::vector<gpu::BlockCoverage> coverage;  // the blocks' coverage events (docs/coverage.md)
 };
 
 /// One run: the model with its log written to `log_path`, then the independent log check.
@@ -97,6 +99,7 @@ Outcome RunOne(const Job& job, const gpu::MachineConfig& machine, gpu::Scale sca
   }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.stats = r.stats;
+  o.coverage = r.coverage;
   if (!r.error.empty()) {
     o.failure = r.error;
   } else if (!r.check.empty()) {
@@ -793,7 +796,7 @@ std::string ReportMarkdown(const Report& rep, BarChart* fig8, BarChart* fig10, B
 
 int Suite(int argc, char** argv) {
   std::string config = "default", scale_name = "default", out = "htmsim-report";
-  std::string workload_list, tm_list;
+  std::string workload_list, tm_list, coverage_path;
   uint64_t seed = 1, max_cycles = 0;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool paper = false, keep_logs = false, no_lds = false;
@@ -813,8 +816,10 @@ int Suite(int argc, char** argv) {
       "out,o", po::value(&out)->default_value(out),
       "directory for report.md, the SVG plots, results.jsonl and results.csv")(
       "keep-logs", po::bool_switch(&keep_logs), "keep every run's commit log in OUT/logs")(
-      "max-cycles", Num(&max_cycles),
-      "stop a run with an error after this many cycles (0: 200 000 000)")(
+      "coverage", po::value(&coverage_path),
+      "write the blocks' coverage events summed over the runs (JSON, docs/coverage.md) to this "
+      "file")("max-cycles", Num(&max_cycles),
+              "stop a run with an error after this many cycles (0: 200 000 000)")(
       "lds-benches", po::value(&lds_list),
       "GPU-LocalTM benchmarks to run on the compute-unit model, e.g. HT,IT (default: all of "
       "them when no --workloads or --tm is given, else none)")("no-lds", po::bool_switch(&no_lds),
@@ -830,7 +835,8 @@ int Suite(int argc, char** argv) {
   }
   if (vm.count("help")) {
     std::cout << "Usage: htmsim suite [--config C] [--scale S | --paper] [--workloads W,...]\n"
-                 "                    [--tm T,...] [--jobs N] [--out DIR] [--lds-benches B,...]\n\n"
+                 "                    [--tm T,...] [--jobs N] [--out DIR] [--lds-benches B,...]\n"
+                 "                    [--coverage FILE]\n\n"
                  "Runs every workload under the papers' TM configurations, checks each run (its\n"
                  "invariant, its serialization replay, its commit log through the independent\n"
                  "checker) and writes a report with the papers' figures beside ours.\n\n"
@@ -1029,6 +1035,18 @@ int Suite(int argc, char** argv) {
       csv << "," << value;
     }
     csv << "," << o.seconds << "\n";
+  }
+  if (!coverage_path.empty()) {
+    CoverageSum sum;
+    for (size_t i = 0; i < queue.size(); ++i) {
+      sum.AddRun(queue[i].workload->name + "/" + gpu::ToString(queue[i].tm), *rep.machine,
+                 queue[i].tm, outcomes[i].coverage);
+    }
+    if (!WriteFileAtomically(coverage_path,
+                             sum.Json("workloads", rep.command + " --coverage " + coverage_path))) {
+      std::cerr << "htmsim suite: writing " << coverage_path << " failed\n";
+      return 1;
+    }
   }
   BarChart fig8, fig10, fig13;
   const std::string md = ReportMarkdown(rep, &fig8, &fig10, &fig13);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "coverage.h"
 #include "htm/machine/gpu/commit_log.h"
 #include "htm/machine/gpu/stats.h"
 #include "htm/machine/gpu/system.h"
@@ -151,7 +152,7 @@ namespace {
 
 int Run(int argc, char** argv) {
   std::string workload, tm_name = "kilotm", config = "default", scale_name = "default";
-  std::string log_path, stats_path;
+  std::string log_path, stats_path, coverage_path;
   uint64_t seed = 1, max_cycles = 0;
   bool paper = false;
   RtlArgs rtl;
@@ -166,6 +167,8 @@ int Run(int argc, char** argv) {
       "seed,s", Num(&seed), "seed of the workload's random choices")(
       "commit-log", po::value(&log_path), "write the commit log (JSON lines) to this file")(
       "stats-json", po::value(&stats_path), "write the statistics (one JSON object) to this file")(
+      "coverage", po::value(&coverage_path),
+      "write the blocks' coverage events (JSON, docs/coverage.md) to this file")(
       "max-cycles", Num(&max_cycles), "stop with an error after this many cycles (0: 200 000 000)");
   rtl.Add(desc);
   po::variables_map vm;
@@ -178,7 +181,7 @@ int Run(int argc, char** argv) {
   }
   if (vm.count("help")) {
     std::cout << "Usage: htmsim run --workload W [--tm T] [--config C] [--scale S] [--seed N]\n"
-                 "                  [--commit-log FILE] [--stats-json FILE]\n"
+                 "                  [--commit-log FILE] [--stats-json FILE] [--coverage FILE]\n"
                  "                  [--rtl all|BLOCK,... [--netlist] [--unchecked]\n"
                  "                   [--waves FILE [--waves-instance NAME]]]\n\n"
                  "Runs a benchmark workload on the GPU-TM system model, replays its committed\n"
@@ -237,7 +240,7 @@ int Run(int argc, char** argv) {
     return 2;
   }
   auto w = info->make(scale, seed);
-  std::unique_ptr<AtomicFile> log_file, stats_file;
+  std::unique_ptr<AtomicFile> log_file, stats_file, coverage_file;
   if (!log_path.empty()) {
     log_file = std::make_unique<AtomicFile>(log_path);
     if (!log_file->good()) {
@@ -249,6 +252,13 @@ int Run(int argc, char** argv) {
     stats_file = std::make_unique<AtomicFile>(stats_path);
     if (!stats_file->good()) {
       std::cerr << "htmsim run: cannot write " << stats_path << "\n";
+      return 2;
+    }
+  }
+  if (!coverage_path.empty()) {
+    coverage_file = std::make_unique<AtomicFile>(coverage_path);
+    if (!coverage_file->good()) {
+      std::cerr << "htmsim run: cannot write " << coverage_path << "\n";
       return 2;
     }
   }
@@ -296,6 +306,15 @@ int Run(int argc, char** argv) {
                    r.stats, seconds);
     if (!stats_file->Commit()) {
       std::cerr << "htmsim run: writing " << stats_path << " failed\n";
+      return 1;
+    }
+  }
+  if (coverage_file) {
+    CoverageSum sum;
+    sum.AddRun(info->name + "/" + tm_name, *machine, tm, r.coverage);
+    coverage_file->os() << sum.Json("workloads", repro);
+    if (!coverage_file->Commit()) {
+      std::cerr << "htmsim run: writing " << coverage_path << " failed\n";
       return 1;
     }
   }

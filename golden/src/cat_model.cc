@@ -178,6 +178,25 @@ void CatModel::Tick(const CatIn& in) {
   const Vec& l_addr = req_ ? req_addr_ : in.lkp_addr;
   const bool l_write = req_ ? req_write_ : in.lkp_write != 0;
   const Group g = Select(l_mask);
+  // Coverage.
+  cover_.lkp_stall += in.lkp_valid && !LkpReady() ? 1 : 0;
+  cover_.lkp_multi_group += l_acc && g.rest != 0 ? 1 : 0;
+  cover_.msg_stall += in.msg_valid && !MsgReady() ? 1 : 0;
+  if (l1_valid_ && l1_last_ && (l1_first_ ? hits : (acc_ | hits)) != 0) {
+    ++(l1_write_ ? cover_.hit_write : cover_.hit_read);
+  }
+  if (l_go && u.wr_en && !init_) {
+    for (const int lane : g.lanes) {
+      if (SetOf(l_addr[lane] & LowMask(p_.addr_w)) == u.wr_set) {
+        ++cover_.lkp_update_set;
+        break;
+      }
+    }
+  }
+  cover_.bad_count += in.msg_valid && MsgReady() && in.msg_count > uint64_t(p_.batch) ? 1 : 0;
+  cover_.delta_alloc += u.alloc;
+  cover_.delta_drop += u.drop;
+  cover_.delta_free += u.freed;
   if (l1_valid_) {
     acc_ = l1_first_ ? hits : (acc_ | hits);
   }
@@ -211,6 +230,7 @@ void CatModel::Tick(const CatIn& in) {
     next.addr &= LowMask(p_.addr_w);
     next_set = SetOf(next.addr);
     u_rd_ = (u.wr_en && u.wr_set == next_set) ? u.wr_data : table_[next_set];
+    cover_.delta_forward += u1_valid_ && !init_ && u.wr_en && u.wr_set == next_set ? 1 : 0;
   }
   if (u.wr_en) {
     table_[u.wr_set] = u.wr_data;

@@ -170,6 +170,7 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
     const bool need_ack = er.rep_pass && er.out_pass && c.r_wcount > 0;
     c.r_finish = !need_ack || ack_pool_ >= c.r_wcount;
     c.r_rep = need_ack && c.r_finish;
+    c.r_ack_wait = !c.r_finish;
   }
   if (c.r_finish) {
     c.r_next = RetireState::kIdle;
@@ -236,6 +237,8 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
         if (!c.r_rep) {
           c.p_rep = true;
           c.p_adv = true;
+        } else {
+          c.p_deferred = true;
         }
       } else if (ep.conflict) {
         if (Dist(ep.conf_cid, ptr_r_) >= uint64_t(p_.ring_size)) {  // the writer has retired
@@ -248,6 +251,8 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
         c.p_rep = true;
         c.p_rep_pass = true;
         c.p_adv = true;
+      } else {
+        c.p_deferred = true;
       }
     }
   }
@@ -434,6 +439,20 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
   stats_.commit_busy += c.c_valid || c.c_adv || c.c_bubble;
   stats_.retire_busy += r_state_ != RetireState::kIdle || c.r_start || c.r_finish;
   stats_.retire_words += c.r_consume;
+  // Coverage (the LWH's own: lwh_.Tick; the lookup conflicts and value fails below).
+  const bool alloc = c.accept && c.type == kAlloc;
+  cover_.alloc_fail += alloc && !InWindow(in.in_cid) ? 1 : 0;
+  cover_.ring_full += alloc && Dist(in.in_cid, ptr_r_) == uint64_t(p_.ring_size) - 1 ? 1 : 0;
+  cover_.ring_wrap += c.r_finish && Idx(ptr_r_) == p_.ring_size - 1 ? 1 : 0;
+  cover_.cid_wrap += c.r_finish && ptr_r_ == mask ? 1 : 0;
+  cover_.cap_fail += c.cap_fail;
+  cover_.buf_reuse += c.from_fifo;
+  cover_.tag_stall += in.in_valid && c.need_vr && !c.in_ready ? 1 : 0;
+  cover_.revalidation += c.p_start;
+  cover_.cw_stall += c.c_valid && !c.c_fire ? 1 : 0;
+  cover_.ack_wait += c.r_ack_wait;
+  cover_.rep_deferred += c.p_deferred;
+  cover_.protocol_error += (c.accept && !c.legal) || c.ack_err || c.rsp_err;
   const int r_slot_old = rw_.slot;  // the slot the retire walker frees this cycle
   // RAM reads (read-first: before this cycle's writes).
   auto read = [&](Walker& w, bool en, int addr) {
@@ -457,6 +476,7 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
     const uint64_t d_found = Dist(c.lwh_out.res_cid, lk_raf_);
     if (d_found < Dist(lk_own_, lk_raf_)) {
       ++stats_.conflicts;
+      ++cover_.hazard_conflict;
       if (!e.conflict || Dist(e.conf_cid, lk_raf_) < d_found) {
         e.conf_cid = c.lwh_out.res_cid;
       }
@@ -476,6 +496,7 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
     Tag& t = tags_[in.vr_rsp_tag];
     if ((in.vr_rsp_data & dmask) != t.value) {
       ++stats_.val_fails;
+      ++cover_.val_fail;
       ent_[t.idx].fail = true;  // value mismatch
     }
     t.valid = false;
@@ -619,6 +640,13 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
     ptr_r_ = (ptr_r_ + 1) & mask;
   }
   r_state_ = c.r_next;
+}
+
+Coverage CommitUnitModel::coverage() const {
+  Coverage c = cover_.View();
+  const Coverage lwh = lwh_.coverage("lwh.");
+  c.insert(c.end(), lwh.begin(), lwh.end());
+  return c;
 }
 
 bool CommitUnitModel::CapacityFailed(uint64_t cid) const {

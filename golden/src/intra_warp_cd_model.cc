@@ -155,6 +155,22 @@ void IntraWarpCdModel::Tick(const IntraWarpCdIn& in) {
   const bool row_done = row_ && (row_pend_ & ~s0.issue) == 0 && CatDone(in);
   const uint64_t iw_now = AbortsNow();
 
+  // Coverage.
+  cover_.cmd_stall += in.cmd_valid && !acc ? 1 : 0;
+  cover_.bank_conflict += row_ && (row_pend_ & ~s0.issue) != 0 ? 1 : 0;
+  if (!s1_check_) {
+    for (const Access& a : s1_) {
+      cover_.mark_alias += a.valid && valid_[a.idx] ? 1 : 0;
+    }
+  }
+  if (iw_now != 0) {
+    ++(s1_write_ ? cover_.iw_abort_write : cover_.iw_abort_read);
+  }
+  cover_.cat_stall += row_ && cat_pend_ && !in.cat_req_ready ? 1 : 0;
+  cover_.ea_hit += cat_wait_ && in.cat_rsp_valid && (in.cat_rsp_hit & lanes_) != 0 ? 1 : 0;
+  cover_.spared += acc_end && lanes_ != 0 && ((iw_ | ea_) & lanes_) == lanes_ ? 1 : 0;
+  cover_.protocol_error += bad;
+
   // The outcome of End, from the state before this cycle's updates.
   if (acc_end) {
     const uint64_t all = (iw_ | ea_) & lanes_;

@@ -162,6 +162,24 @@ void LwhModel::Tick(const LwhIn& in) {
   const bool bf_ready = bf_.ready();
   const bool rdy = ready();
   const bool force = ScrubForce();
+  // Coverage (the filter's lookup result is registered: its Eval reads no input).
+  const bool lookup = s1_.op && !s1_.write;
+  if (lookup) {
+    if (r.hit) {
+      ++cover_.lookup_hit;
+    } else if (bf_.Eval(SigRecencyRamIn{}).lkp_found) {
+      ++cover_.lookup_filter;
+    } else {
+      ++cover_.lookup_miss;
+    }
+  }
+  if (!was_init && s1_.op && s1_.write) {
+    cover_.write_update += r.hit ? 1 : 0;
+    cover_.write_insert += !r.hit && r.any_free ? 1 : 0;
+  }
+  cover_.evict += r.evict ? 1 : 0;
+  cover_.op_stall += in.op_valid && !rdy ? 1 : 0;
+  cover_.forced_scrub += in.op_valid && force && !was_init && bf_ready ? 1 : 0;
   bf_.Tick(BloomIn(in, r));
 
   // Stage 1 writes the table.
@@ -174,6 +192,7 @@ void LwhModel::Tick(const LwhIn& in) {
       Way& way = table_[s1_.set * p_.ways + w];
       if (way.valid && Age(s1_.now, way.cid) >= StaleAge()) {
         way.valid = false;
+        ++cover_.scrub_remove;
       }
     }
   } else if (s1_.op && s1_.write) {

@@ -69,6 +69,21 @@ void PagCheckModel::Tick(const PagCheckIn& in) {
   const uint64_t lanes = LowMask(p_.warp_size);
   if (in.cat_rsp_valid != 0 && state_ != State::kWait) {
     err_ = true;
+    ++cover_.protocol_error;
+  }
+  // Coverage.
+  cover_.bypass += acc && (in.pg_en == 0 || (in.req_mask & lanes) == 0) ? 1 : 0;
+  cover_.back_to_back += acc && state_ == State::kDone ? 1 : 0;
+  cover_.cat_stall += state_ == State::kReq && in.cat_req_ready == 0 ? 1 : 0;
+  if (state_ == State::kWait && in.cat_rsp_valid != 0) {
+    const uint64_t hits = in.cat_rsp_hit & mask_;
+    if (hits == 0) {
+      ++cover_.no_hit;
+    } else if (hits == mask_) {
+      ++cover_.forced;
+    } else {
+      ++cover_.pause;
+    }
   }
   State next = State::kIdle;
   switch (state_) {

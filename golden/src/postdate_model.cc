@@ -160,8 +160,33 @@ PostdateOut PostdateModel::Eval(const PostdateIn& in) const {
   return o;
 }
 
+// Which case of post-dating the edge s1_a_ -> s1_b_ about to be applied takes (coverage).
+void PostdateModel::CountEdge() {
+  const PdSlot& sa = table_.slot(static_cast<int>(s1_a_));
+  const PdSlot& sb = table_.slot(static_cast<int>(s1_b_));
+  const uint64_t c = sa.cts, s = sb.pdts;
+  uint64_t ts;
+  if (sa.committed) {
+    ++cover_.edge_committed;
+    ts = sa.prev;
+  } else if (sb.pdts_set && c < s) {
+    const uint64_t m = (c + s - 1) >> 1;
+    ts = (sa.pdts_set && sa.pdts <= m) ? sa.pdts : m;
+    ++(m <= c ? cover_.midpoint_exhausted : cover_.edge_midpoint);
+  } else {
+    ts = sa.pdts_set ? sa.pdts : c + static_cast<uint64_t>(p_.inc);
+  }
+  const bool pred_bad = !sa.committed && ts <= c;
+  const bool succ_loop = sb.pdts_set && ts + 1 >= s;
+  cover_.loop_pred += pred_bad ? 1 : 0;
+  cover_.loop_succ += succ_loop ? 1 : 0;
+  cover_.succ_cts_raised +=
+      !pred_bad && !succ_loop && ts + 1 > sb.cts && ts + 1 <= LowMask(p_.ts_w) ? 1 : 0;
+}
+
 void PostdateModel::Tick(const PostdateIn& in) {
   const bool acc = in.op_valid != 0 && !sweep_;
+  cover_.op_stall += in.op_valid != 0 && !acc ? 1 : 0;
   // Stage 1.
   bool start_sweep = false;
   res_valid_ = s1_;
@@ -169,15 +194,21 @@ void PostdateModel::Tick(const PostdateIn& in) {
     if (s1_bad_) {
       res_ = table_.Apply(s1_kind_, s1_a_, s1_b_);  // reports the error, writes nothing
       err_ = true;
+      ++cover_.bad_op;
     } else if (sweep_) {
+      ++cover_.dropped_in_sweep;
       res_ = PdResult{};  // dropped behind an overflow
       res_.kind = s1_kind_;
       res_.a = s1_a_;
       res_.b = s1_b_;
       res_.ovf = true;
     } else {
+      if (static_cast<PdOp>(s1_kind_) == PdOp::kEdge) {
+        CountEdge();
+      }
       res_ = table_.Apply(s1_kind_, s1_a_, s1_b_);
       start_sweep = res_.ovf;
+      cover_.overflow_sweep += res_.ovf ? 1 : 0;
     }
   }
   // Initialisation.

@@ -204,6 +204,19 @@ void RctModel::Tick(const RctIn& in) {
   // RAM: registered read of this cycle's operation, write-first (a set written back by
   // stage 1 in this cycle is read new), then the write.
   const int op_set = SetOf(s0.key.addr);
+  // Coverage.
+  cover_.input_in_sweep += init_ && (in.inc_valid || in.dec_valid) ? 1 : 0;
+  cover_.inc_queued += s0.push;
+  cover_.queue_full += s0.lost_queue;
+  cover_.cancel_queued += s0.cancel_at >= 0 ? 1 : 0;
+  cover_.cancel_arriving += s0.cancel && s0.cancel_at < 0 ? 1 : 0;
+  cover_.set_forward += s0.op && op_q_ && !init_ && s1.wr_en && s1.wr_set == op_set ? 1 : 0;
+  cover_.set_full += s1.lost_full;
+  cover_.count_saturated += s1.lost_sat;
+  cover_.dec_ignored += s1.dec_ignored;
+  cover_.entry_freed += s1.freed;
+  cover_.msg_full_batch += Send() && cnt_ == p_.batch ? 1 : 0;
+  cover_.msg_flush += Send() && cnt_ < p_.batch ? 1 : 0;
   if (s0.op) {
     rd_data_ = (s1.wr_en && s1.wr_set == op_set) ? s1.wr_data : table_[op_set];
   }

@@ -353,6 +353,7 @@ ReaderListOut ReaderListModel::Eval(const ReaderListIn& in) const {
 
 void ReaderListModel::Tick(const ReaderListIn& in) {
   const bool acc = in.op_valid != 0 && Ready();
+  cover_.op_stall += in.op_valid != 0 && !acc ? 1 : 0;
   if (init_left_ > 0) {
     --init_left_;
   }
@@ -391,6 +392,7 @@ void ReaderListModel::Start(const ReaderListIn& in) {
   if (kind == 3) {  // not an operation
     res_.res_err = 1;
     err_after_ = true;
+    ++cover_.bad_op;
     return;
   }
   const RlType before = table_.TypeOf(addr);
@@ -422,6 +424,14 @@ void ReaderListModel::Start(const ReaderListIn& in) {
       if (r == RlResult::kFull) {
         full_after_ = true;
       }
+      // Coverage.
+      const bool convert = before == RlType::kSharers && !present && readers.size() == 3;
+      cover_.insert_already += r == RlResult::kAlready ? 1 : 0;
+      cover_.insert_full += r == RlResult::kFull ? 1 : 0;
+      cover_.to_bitvec += convert && r == RlResult::kInserted ? 1 : 0;
+      cover_.to_bitvec_full += convert && r == RlResult::kFull ? 1 : 0;
+      cover_.leaf_alloc +=
+          before == RlType::kRoot && per_leaf.count(pos) == 0 && r == RlResult::kInserted ? 1 : 0;
       break;
     }
     case RlOp::kRemove: {
@@ -444,10 +454,17 @@ void ReaderListModel::Start(const ReaderListIn& in) {
       if (table_.used() < before_used) {
         full_after_ = false;
       }
+      // Coverage.
+      const RlType after = table_.TypeOf(addr);
+      cover_.remove_absent += r == RlResult::kAbsent ? 1 : 0;
+      cover_.remove_last += r == RlResult::kRemoved && after == RlType::kUnused ? 1 : 0;
+      cover_.to_sharers += before == RlType::kRoot && after == RlType::kSharers ? 1 : 0;
       break;
     }
     default: {  // Enumerate
       res_.res_count = readers.size();
+      cover_.enum_root += before == RlType::kRoot ? 1 : 0;
+      cover_.enum_empty += readers.empty() ? 1 : 0;
       if (before == RlType::kSharers) {
         for (size_t k = 0; k < readers.size(); ++k) {
           ids_.emplace_back(3 + static_cast<int>(k), readers[k]);

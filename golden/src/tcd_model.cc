@@ -102,10 +102,35 @@ TcdOut TcdModel::Eval(const TcdIn& in) const {
   return out;
 }
 
+void TcdModel::CountResult() {
+  const SigRecencyRamOut r = bf_.Eval(SigRecencyRamIn{});  // registered: reads no input
+  if (!r.lkp_valid) {
+    return;
+  }
+  const uint64_t mask = LowMask(p_.ts_w);
+  const uint64_t since_age = (chk_now_q_ - since_q_) & mask;
+  if (since_age >= StaleAge()) {
+    ++cover_.conflict_stale;
+  } else if (!r.lkp_found) {
+    ++cover_.miss;
+  } else if (((chk_now_q_ - r.lkp_val) & mask) < since_age) {
+    ++cover_.conflict_written;
+  } else {
+    ++cover_.found_older;
+  }
+}
+
 void TcdModel::Tick(const TcdIn& in) {
   const SigRecencyRamIn b = BloomIn(in);
   const bool bf_ready = bf_.ready();
   const bool force = ScrubForce();
+  // Coverage.
+  CountResult();
+  cover_.upd_stall += in.upd_valid && !b.ins_valid ? 1 : 0;
+  cover_.forced_scrub += in.upd_valid && bf_ready && force ? 1 : 0;
+  cover_.chk_stall += in.chk_valid && !bf_ready ? 1 : 0;
+  cover_.same_chunk += b.ins_valid && b.lkp_valid && b.ins_addr == b.lkp_addr ? 1 : 0;
+  cover_.time_wrap += now_ == LowMask(p_.ts_w) ? 1 : 0;
   bf_.Tick(b);
   since_q_ = in.chk_since & LowMask(p_.ts_w);
   chk_now_q_ = now_;
@@ -126,7 +151,10 @@ void TcdModel::Idle(uint64_t k) {
     return;
   }
   // Ready and idle, every cycle scrubs one index (an idle cycle never forces nor skips one),
-  // and every valid time is younger than AgeBound < 2**(TsW-1) at each visit.
+  // and every valid time is younger than AgeBound < 2**(TsW-1) at each visit. Coverage: the
+  // first cycle shows the result of a check taken before; the time wraps on the way.
+  CountResult();
+  cover_.time_wrap += (now_ + k) >> p_.ts_w;
   bf_.IdleScrub(k, static_cast<uint64_t>(scrub_ptr_), now_);
   scrub_ptr_ = static_cast<int>((static_cast<uint64_t>(scrub_ptr_) + k) % p_.slots_per_hash);
   scrub_cnt_ = 0;

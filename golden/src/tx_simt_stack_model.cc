@@ -81,15 +81,18 @@ void TxSimtStackModel::Settle(bool popped_trans) {
       stk_.push_back(SimtEntry{SimtType::kTrans, retry.pc, 0, retry.mask, 0});
       stk_[r].mask = 0;
       restarted_ = true;
+      ++cover_.restart;
     } else {  // every lane committed: leave the transaction
       const uint64_t exit_pc = retry.rpc;
       stk_.pop_back();
       stk_.back().pc = exit_pc;
       ridx_ = -1;
       tx_done_ = true;
+      ++cover_.tx_done;
     }
   } else if (popped_trans && stk_.back().type == SimtType::kTrans) {
     resumed_ = true;  // paused lanes run on
+    ++cover_.resume;
   }
 }
 
@@ -119,6 +122,7 @@ bool TxSimtStackModel::Apply(const TxSimtStackIn& in) {
         top.log = log;
       } else if (top.type == SimtType::kNormal && n > 1 && pc == top.rpc) {
         stk_.pop_back();  // reconverged
+        ++cover_.reconverge;
       }
       return true;
     case SimtOp::kBranch: {
@@ -134,8 +138,10 @@ bool TxSimtStackModel::Apply(const TxSimtStackIn& in) {
       } else {
         const size_t pushes = (pc2 != rpc ? 1 : 0) + (pc != rpc ? 1 : 0);
         if (n + pushes > depth) {
+          ++cover_.overflow;
           return false;  // overflow
         }
+        ++cover_.diverge;
         top.pc = rpc;
         if (pc2 != rpc) {
           stk_.push_back(SimtEntry{SimtType::kNormal, pc2, rpc, fall, 0});
@@ -148,6 +154,7 @@ bool TxSimtStackModel::Apply(const TxSimtStackIn& in) {
     }
     case SimtOp::kTxBegin:
       if (ridx_ >= 0) {  // nested: flattened into the outer transaction
+        ++cover_.nested_begin;
         top.pc = pc;
         if (top.type == SimtType::kTrans) {
           top.log = log;
@@ -155,6 +162,7 @@ bool TxSimtStackModel::Apply(const TxSimtStackIn& in) {
         return true;
       }
       if (n + 2 > depth) {
+        ++cover_.overflow;
         return false;
       }
       {
@@ -166,6 +174,7 @@ bool TxSimtStackModel::Apply(const TxSimtStackIn& in) {
       return true;
     case SimtOp::kPause: {
       if (top.type != SimtType::kTrans) {
+        ++cover_.pause_skipped;
         return true;  // skipped: the lanes go on (not a Trans top, e.g. divergence)
       }
       const uint64_t pm = m & top.mask;
@@ -173,8 +182,10 @@ bool TxSimtStackModel::Apply(const TxSimtStackIn& in) {
         return true;
       }
       if (pm == top.mask || n + 1 > depth) {
+        cover_.overflow += pm != top.mask ? 1 : 0;
         return false;  // a pause must leave a lane running; overflow
       }
+      ++cover_.pause;
       SimtEntry run = top;
       run.mask = top.mask & ~pm;
       run.log = log;
@@ -207,6 +218,7 @@ bool TxSimtStackModel::Apply(const TxSimtStackIn& in) {
         live |= stk_[i].mask;
       }
       const uint64_t a = m & live;
+      cover_.abort += a != 0 ? 1 : 0;
       stk_[r].mask |= a;
       for (size_t i = r + 1; i < n; ++i) {
         stk_[i].mask &= ~a;
@@ -226,11 +238,13 @@ void TxSimtStackModel::Tick(const TxSimtStackIn& in) {
   }
   const std::vector<SimtEntry> saved = stk_;
   const int saved_ridx = ridx_;
+  const uint64_t overflows = cover_.overflow;
   if (!Apply(in)) {
     stk_ = saved;
     ridx_ = saved_ridx;
     resumed_ = restarted_ = tx_done_ = paused_ = false;
     err_ = true;
+    cover_.refused += cover_.overflow == overflows ? 1 : 0;
   }
 }
 

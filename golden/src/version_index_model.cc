@@ -310,9 +310,34 @@ VersionIndexOut VersionIndexModel::Eval(const VersionIndexIn& in) const {
 }
 
 void VersionIndexModel::Tick(const VersionIndexIn& in) {
+  cover_.op_stall += in.op_valid != 0 && cycle_ < ready_at_ ? 1 : 0;
   if (in.op_valid != 0 && cycle_ >= ready_at_) {
     const auto kind = static_cast<VtOp>(in.op_kind & 7);
     VersionIndexOut r = Apply(in);
+    // Coverage.
+    cover_.bad_op += r.res_err;
+    cover_.publish_overflow += r.res_overflow;
+    switch (kind) {
+      case VtOp::kAddRegion:
+        cover_.add_refused += r.res_ok == 0 ? 1 : 0;
+        break;
+      case VtOp::kTranslate:
+        cover_.versioned += r.res_access == VAccess::kVersioned ? 1 : 0;
+        cover_.relocated += r.res_access == VAccess::kRelocated ? 1 : 0;
+        cover_.no_version += r.res_access == VAccess::kNoVersion ? 1 : 0;
+        break;
+      case VtOp::kBeginCopy:
+        cover_.copy_refused += r.res_ok == 0 ? 1 : 0;
+        break;
+      case VtOp::kAcquire:
+        cover_.acquire_refused += r.res_ok == 0 ? 1 : 0;
+        break;
+      case VtOp::kRelease:
+        cover_.release_refused += r.res_ok == 0 ? 1 : 0;
+        break;
+      default:
+        break;
+    }
     uint64_t shown = cycle_ + 2;
     ready_at_ = cycle_ + 1;
     if (kind == VtOp::kAddRegion) {

@@ -71,6 +71,7 @@ WriterTableOut WriterTableModel::Eval(const WriterTableIn& in) const {
 
 void WriterTableModel::Tick(const WriterTableIn& in) {
   const bool acc = in.op_valid != 0 && init_left_ == 0;
+  cover_.op_stall += in.op_valid != 0 && !acc ? 1 : 0;
   // Stage 1.
   res_.res_valid = s1_;
   if (s1_) {
@@ -84,6 +85,7 @@ void WriterTableModel::Tick(const WriterTableIn& in) {
     res_.res_err = bad;
     if (bad) {
       err_ = true;
+      ++cover_.bad_op;
     } else {
       auto& set = sets_[WriterTableSet(p_, op.op_addr)];
       int match = -1, free = -1;
@@ -100,14 +102,28 @@ void WriterTableModel::Tick(const WriterTableIn& in) {
         res_.res_found = 1;
         res_.res_writer = set[static_cast<size_t>(match)].tx;
       }
+      // Coverage.
+      const bool own = match >= 0 && set[static_cast<size_t>(match)].tx == op.op_tx;
+      if (kind == WtOp::kWrite && match >= 0) {
+        ++(own ? cover_.write_again : cover_.write_conflict);
+      } else if (kind == WtOp::kRead) {
+        cover_.read_found += match >= 0 ? 1 : 0;
+      } else if (kind == WtOp::kRemove) {
+        cover_.remove_absent += match < 0 ? 1 : 0;
+        cover_.remove_not_owner += match >= 0 && !own ? 1 : 0;
+        cover_.remove += own ? 1 : 0;
+        cover_.full_cleared += own && full_ ? 1 : 0;
+      }
       if (kind == WtOp::kWrite && match < 0) {
         if (free >= 0) {
           set[static_cast<size_t>(free)] = {true, op.op_tx, op.op_addr};
           res_.res_inserted = 1;
           ++used_;
+          cover_.table_full += used_ == static_cast<uint64_t>(p_.sets) * p_.ways ? 1 : 0;
         } else {
           res_.res_full = 1;
           full_ = true;
+          ++cover_.set_full;
         }
       }
       if (kind == WtOp::kRemove && match >= 0 && set[static_cast<size_t>(match)].tx == op.op_tx) {

@@ -4,7 +4,9 @@
 // machine.h.
 #include "machine.h"
 
+#include <algorithm>
 #include <exception>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -72,6 +74,21 @@ RunResult Machine::Run() {
   }
   r.error = error;
   r.ok = error.empty() && r.check.empty();
+  // Coverage: every instance's events, summed per block (docs/coverage.md).
+  for (const auto& [block, inst] : instances) {
+    auto it = std::find_if(r.coverage.begin(), r.coverage.end(),
+                           [&](const BlockCoverage& b) { return b.block == block; });
+    if (it == r.coverage.end()) {
+      r.coverage.push_back(BlockCoverage{block, 0, 0, {}});
+      it = r.coverage.end() - 1;
+    }
+    ++it->instances;
+    if (const std::optional<golden::Coverage> c = inst->coverage()) {
+      golden::AddCoverage(it->events, *c);
+    } else {
+      ++it->without;
+    }
+  }
   return r;
 }
 
@@ -318,7 +335,8 @@ BlockUse Use(const char* block, int instances, const typename Ports::Params& p) 
   return BlockUse{block, instances,
                   [block, p](const golden::InstanceFactory& f, golden::Impl impl) {
                     return f.Check(impl, block, typeid(Ports), &p);
-                  }};
+                  },
+                  &p};
 }
 
 }  // namespace

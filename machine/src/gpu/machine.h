@@ -314,18 +314,25 @@ class Machine {
   std::unique_ptr<golden::Instance<typename Model::Ports>> MakeBlock(
       const std::string& block, const std::string& name, const typename Model::Ports::Params& p,
       std::function<std::string()> context = {}) {
+    std::unique_ptr<golden::Instance<typename Model::Ports>> inst;
     if (!opt.rtl.Selects(block)) {
-      return std::make_unique<golden::GoldenInstance<Model>>(p);
+      inst = std::make_unique<golden::GoldenInstance<Model>>(p);
+    } else {
+      golden::InstanceInfo info;
+      info.block = block;
+      info.name = name;
+      info.machine_cycle = [this] { return now(); };
+      info.context = std::move(context);
+      info.repro = opt.rtl.repro;
+      info.waves = WavesFor(name);
+      inst = opt.rtl.factory->Make<typename Model::Ports>(opt.rtl.impl, p, info);
     }
-    golden::InstanceInfo info;
-    info.block = block;
-    info.name = name;
-    info.machine_cycle = [this] { return now(); };
-    info.context = std::move(context);
-    info.repro = opt.rtl.repro;
-    info.waves = WavesFor(name);
-    return opt.rtl.factory->Make<typename Model::Ports>(opt.rtl.impl, p, info);
+    instances.emplace_back(block, inst.get());
+    return inst;
   }
+  /// Every instance MakeBlock built, with its block (the parts own them; the machine outlives
+  /// the parts' use of them): the run's coverage is read from them at its end.
+  std::vector<std::pair<std::string, const golden::InstanceBase*>> instances;
   /// The FST file of instance `name` ("" none).
   std::string WavesFor(const std::string& name) const;
   bool InMemory(uint32_t addr) const { return addr < mem.size(); }

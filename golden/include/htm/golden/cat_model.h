@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 #include "htm/golden/rct_model.h"
 
@@ -18,6 +19,10 @@ namespace htm::golden {
 #define HTM_BLOCK Cat
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_cat.def"
 #include "htm/golden/port_gen.inc"
+
+#define HTM_COVER_BLOCK Cat
+#define HTM_COVER_DEF "htm/golden/cover/htm_cat.def"
+#include "htm/golden/cover_gen.inc"
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckCatParams(const CatParams& p);
@@ -44,6 +49,9 @@ class CatModel {
   /// Cycles from accepting a lookup of n lanes to its response.
   int LookupLatency(int lanes) const;
   const CatParams& params() const { return p_; }
+  /// Coverage events since construction (cover/htm_cat.def).
+  const CatCover& cover() const { return cover_; }
+  Coverage coverage() const { return cover_.View(); }
 
  private:
   struct Way {
@@ -92,6 +100,7 @@ class CatModel {
   std::vector<uint64_t> l1_addr_;  // its address
   std::vector<Set> l1_rd_;         // each lookup copy's registered read
   uint64_t acc_ = 0;
+  CatCover cover_;
 };
 
 }  // namespace htm::golden

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "htm/enums.h"
+#include "htm/golden/coverage.h"
 #include "htm/golden/lwh_model.h"
 #include "htm/golden/ports.h"
 
@@ -22,6 +23,10 @@ namespace htm::golden {
 #define HTM_BLOCK CommitUnit
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_commit_unit.def"
 #include "htm/golden/port_gen.inc"
+
+#define HTM_COVER_BLOCK CommitUnit
+#define HTM_COVER_DEF "htm/golden/cover/htm_commit_unit.def"
+#include "htm/golden/cover_gen.inc"
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckCommitUnitParams(const CommitUnitParams& p);
@@ -62,6 +67,10 @@ class CommitUnitModel {
     uint64_t retire_words = 0;  // words freed
   };
   const Stats& stats() const { return stats_; }
+  /// Coverage events since construction (cover/htm_commit_unit.def), then its Last Writer
+  /// History's under "lwh.".
+  const CommitUnitCover& cover() const { return cover_; }
+  Coverage coverage() const;
   /// The last-writer history is sweeping (after reset) or scrubbing and takes no lookups: work
   /// the unit does without input, which a system model must give clock cycles.
   bool Sweeping() const { return !lwh_.ready(); }
@@ -120,12 +129,14 @@ class CommitUnitModel {
     // pass
     bool p_adv = false, p_rep = false, p_rep_pass = false, p_start = false, p_rd_en = false;
     bool p_end = false, p_clear_conflict = false;
+    bool p_deferred = false;  // a Pass or Fail reply waits behind DoneCommit
     int p_raddr = 0;
     // commit
     bool c_adv = false, c_valid = false, c_fire = false, c_rd_en = false, c_bubble = false;
     int c_raddr = 0;
     // retire
     bool r_start = false, r_consume = false, r_rd_en = false, r_finish = false, r_rep = false;
+    bool r_ack_wait = false;  // the retire pointer waits for commit-write acknowledgements
     int r_kind = 0, r_raddr = 0, r_wcount = 0;  // r_wcount: the finishing entry's writes
     RetireState r_next = RetireState::kIdle;
     // free list
@@ -173,6 +184,7 @@ class CommitUnitModel {
   uint64_t arep_cid_ = 0, arep_src_ = 0;
   bool err_ = false;
   Stats stats_;
+  CommitUnitCover cover_;
 };
 
 }  // namespace htm::golden

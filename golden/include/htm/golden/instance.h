@@ -15,10 +15,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <typeinfo>
 
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 
 namespace htm::golden {
@@ -58,6 +60,9 @@ class InstanceMismatch : public std::runtime_error {
 class InstanceBase {
  public:
   virtual ~InstanceBase() = default;
+  /// The coverage events its golden model counted (docs/coverage.md): a golden instance's and a
+  /// lockstep pair's; none (nullopt) for a Verilated model alone, which has no golden model.
+  virtual std::optional<Coverage> coverage() const { return std::nullopt; }
 };
 
 template <class Ports>
@@ -104,6 +109,13 @@ class GoldenInstance final : public Instance<typename Model::Ports> {
     }
   }
   const Model& model() const { return model_; }
+  std::optional<Coverage> coverage() const override {
+    if constexpr (requires { model_.coverage(); }) {
+      return model_.coverage();
+    } else {
+      return std::nullopt;
+    }
+  }
 
  private:
   Model model_;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "htm/enums.h"
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 
 namespace htm::golden {
@@ -19,6 +20,10 @@ namespace htm::golden {
 #define HTM_BLOCK IntraWarpCd
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_intra_warp_cd.def"
 #include "htm/golden/port_gen.inc"
+
+#define HTM_COVER_BLOCK IntraWarpCd
+#define HTM_COVER_DEF "htm/golden/cover/htm_intra_warp_cd.def"
+#include "htm/golden/cover_gen.inc"
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckIntraWarpCdParams(const IntraWarpCdParams& p);
@@ -37,6 +42,9 @@ class IntraWarpCdModel {
   int Index(uint64_t addr) const;
   int BankOf(uint64_t addr) const { return Index(addr) % p_.banks; }
   const IntraWarpCdParams& params() const { return p_; }
+  /// Coverage events since construction (cover/htm_intra_warp_cd.def).
+  const IntraWarpCdCover& cover() const { return cover_; }
+  Coverage coverage() const { return cover_.View(); }
 
  private:
   enum class Phase { kNone, kMark, kCheck };
@@ -77,6 +85,7 @@ class IntraWarpCdModel {
   // The outcome register.
   bool res_ = false;
   uint64_t res_abort_ = 0, res_iw_ = 0, res_ea_ = 0, res_spared_ = 0;
+  IntraWarpCdCover cover_;
 };
 
 }  // namespace htm::golden

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 #include "htm/golden/sig_model.h"
 
@@ -18,6 +19,10 @@ namespace htm::golden {
 #define HTM_BLOCK Lwh
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_lwh.def"
 #include "htm/golden/port_gen.inc"
+
+#define HTM_COVER_BLOCK Lwh
+#define HTM_COVER_DEF "htm/golden/cover/htm_lwh.def"
+#include "htm/golden/cover_gen.inc"
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckLwhParams(const LwhParams& p);
@@ -41,6 +46,9 @@ class LwhModel {
   bool ready() const;
   const SigRecencyRamModel& bloom() const { return bf_; }
   const LwhParams& params() const { return p_; }
+  /// Coverage events since construction (cover/htm_lwh.def).
+  const LwhCover& cover() const { return cover_; }
+  Coverage coverage(const std::string& prefix = "") const { return cover_.View(prefix); }
 
  private:
   struct Way {
@@ -73,6 +81,7 @@ class LwhModel {
   int init_set_ = 0;
   int scrub_ptr_ = 0, scrub_cnt_ = 0;
   Stage s1_;
+  LwhCover cover_;
 };
 
 }  // namespace htm::golden

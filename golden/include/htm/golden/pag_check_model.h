@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 
 namespace htm::golden {
@@ -16,6 +17,10 @@ namespace htm::golden {
 #define HTM_BLOCK PagCheck
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_pag_check.def"
 #include "htm/golden/port_gen.inc"
+
+#define HTM_COVER_BLOCK PagCheck
+#define HTM_COVER_DEF "htm/golden/cover/htm_pag_check.def"
+#include "htm/golden/cover_gen.inc"
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckPagCheckParams(const PagCheckParams& p);
@@ -37,6 +42,9 @@ class PagCheckModel {
   void Tick(const PagCheckIn& in);
 
   const PagCheckParams& params() const { return p_; }
+  /// Coverage events since construction (cover/htm_pag_check.def).
+  const PagCheckCover& cover() const { return cover_; }
+  Coverage coverage() const { return cover_.View(); }
 
  private:
   enum class State { kIdle, kReq, kWait, kDone };
@@ -47,6 +55,7 @@ class PagCheckModel {
   uint64_t mask_ = 0, hits_ = 0;
   Vec addr_{};
   bool write_ = false, err_ = false;
+  PagCheckCover cover_;
 };
 
 }  // namespace htm::golden

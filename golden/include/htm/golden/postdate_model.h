@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "htm/enums.h"
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 
 namespace htm::golden {
@@ -19,6 +20,10 @@ namespace htm::golden {
 #define HTM_BLOCK Postdate
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_postdate.def"
 #include "htm/golden/port_gen.inc"
+
+#define HTM_COVER_BLOCK Postdate
+#define HTM_COVER_DEF "htm/golden/cover/htm_postdate.def"
+#include "htm/golden/cover_gen.inc"
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckPostdateParams(const PostdateParams& p);
@@ -75,9 +80,14 @@ class PostdateModel {
   void Tick(const PostdateIn& in);
 
   const PostdateParams& params() const { return p_; }
+  /// Coverage events since construction (cover/htm_postdate.def).
+  const PostdateCover& cover() const { return cover_; }
+  Coverage coverage() const { return cover_.View(); }
   const PostdateTable& table() const { return table_; }
 
  private:
+  void CountEdge();  // coverage of the edge stage 1 applies
+
   PostdateParams p_;
   PostdateTable table_;
   bool sweep_ = true;
@@ -87,6 +97,7 @@ class PostdateModel {
   uint64_t s1_kind_ = 0, s1_a_ = 0, s1_b_ = 0;
   bool res_valid_ = false, err_ = false;
   PdResult res_;
+  PostdateCover cover_;
 };
 
 }  // namespace htm::golden

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 
 namespace htm::golden {
@@ -18,6 +19,10 @@ namespace htm::golden {
 #define HTM_BLOCK Rct
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_rct.def"
 #include "htm/golden/port_gen.inc"
+
+#define HTM_COVER_BLOCK Rct
+#define HTM_COVER_DEF "htm/golden/cover/htm_rct.def"
+#include "htm/golden/cover_gen.inc"
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckRctParams(const RctParams& p);
@@ -50,6 +55,9 @@ class RctModel {
   /// The set of an address (H3 hash), as the RTL indexes it.
   int SetOf(uint64_t addr) const;
   const RctParams& params() const { return p_; }
+  /// Coverage events since construction (cover/htm_rct.def).
+  const RctCover& cover() const { return cover_; }
+  Coverage coverage() const { return cover_.View(); }
 
  private:
   struct Way {
@@ -103,6 +111,7 @@ class RctModel {
   // Message buffer.
   std::vector<uint64_t> buf_;
   int cnt_ = 0, age_ = 0;
+  RctCover cover_;
 };
 
 }  // namespace htm::golden

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "htm/enums.h"
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 
 namespace htm::golden {
@@ -87,6 +88,10 @@ class ReaderListTable {
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_reader_list.def"
 #include "htm/golden/port_gen.inc"
 
+#define HTM_COVER_BLOCK ReaderList
+#define HTM_COVER_DEF "htm/golden/cover/htm_reader_list.def"
+#include "htm/golden/cover_gen.inc"
+
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckReaderListParams(const ReaderListParams& p);
 
@@ -104,6 +109,9 @@ class ReaderListModel {
   void Tick(const ReaderListIn& in);
 
   const ReaderListParams& params() const { return p_; }
+  /// Coverage events since construction (cover/htm_reader_list.def).
+  const ReaderListCover& cover() const { return cover_; }
+  Coverage coverage() const { return cover_.View(); }
   const ReaderListTable& table() const { return table_; }
 
  private:
@@ -124,6 +132,7 @@ class ReaderListModel {
   // Status as the outputs show it.
   uint64_t used_ = 0;
   bool full_ = false, err_ = false;
+  ReaderListCover cover_;
 };
 
 }  // namespace htm::golden

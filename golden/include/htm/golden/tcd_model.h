@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 #include "htm/golden/sig_model.h"
 
@@ -17,6 +18,10 @@ namespace htm::golden {
 #define HTM_BLOCK Tcd
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_tcd.def"
 #include "htm/golden/port_gen.inc"
+
+#define HTM_COVER_BLOCK Tcd
+#define HTM_COVER_DEF "htm/golden/cover/htm_tcd.def"
+#include "htm/golden/cover_gen.inc"
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckTcdParams(const TcdParams& p);
@@ -49,6 +54,9 @@ class TcdModel {
   uint64_t now() const { return now_; }
   uint64_t Chunk(uint64_t addr) const;
   const TcdParams& params() const { return p_; }
+  /// Coverage events since construction (cover/htm_tcd.def).
+  const TcdCover& cover() const { return cover_; }
+  Coverage coverage() const { return cover_.View(); }
   const SigRecencyRamModel& bloom() const { return bf_; }
 
  private:
@@ -56,12 +64,14 @@ class TcdModel {
   bool ScrubForce() const { return scrub_cnt_ == p_.scrub_interval - 1; }
   bool UpdReady() const { return bf_.ready() && !ScrubForce(); }
   SigRecencyRamIn BloomIn(const TcdIn& in) const;
+  void CountResult();  // coverage of the check result shown this cycle
 
   TcdParams p_;
   SigRecencyRamModel bf_;
   uint64_t now_ = 0;
   int scrub_ptr_ = 0, scrub_cnt_ = 0;
   uint64_t since_q_ = 0, chk_now_q_ = 0;  // the check accepted last cycle
+  TcdCover cover_;
 };
 
 }  // namespace htm::golden

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "htm/enums.h"
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 
 namespace htm::golden {
@@ -18,6 +19,10 @@ namespace htm::golden {
 #define HTM_BLOCK TxSimtStack
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_tx_simt_stack.def"
 #include "htm/golden/port_gen.inc"
+
+#define HTM_COVER_BLOCK TxSimtStack
+#define HTM_COVER_DEF "htm/golden/cover/htm_tx_simt_stack.def"
+#include "htm/golden/cover_gen.inc"
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckTxSimtStackParams(const TxSimtStackParams& p);
@@ -40,6 +45,9 @@ class TxSimtStackModel {
 
   const std::vector<SimtEntry>& stack() const { return stk_; }  // bottom first
   const TxSimtStackParams& params() const { return p_; }
+  /// Coverage events since construction (cover/htm_tx_simt_stack.def).
+  const TxSimtStackCover& cover() const { return cover_; }
+  Coverage coverage() const { return cover_.View(); }
 
  private:
   static const TxSimtStackParams& Checked(const TxSimtStackParams& p);
@@ -54,6 +62,7 @@ class TxSimtStackModel {
   std::vector<SimtEntry> stk_;
   int ridx_ = -1;  // index of the Retry entry, -1 outside a transaction
   bool resumed_ = false, restarted_ = false, tx_done_ = false, paused_ = false, err_ = false;
+  TxSimtStackCover cover_;
 };
 
 }  // namespace htm::golden

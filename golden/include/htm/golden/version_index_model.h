@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "htm/enums.h"
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 
 namespace htm::golden {
@@ -103,6 +104,10 @@ class VersionIndexTable {
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_version_index.def"
 #include "htm/golden/port_gen.inc"
 
+#define HTM_COVER_BLOCK VersionIndex
+#define HTM_COVER_DEF "htm/golden/cover/htm_version_index.def"
+#include "htm/golden/cover_gen.inc"
+
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckVersionIndexParams(const VersionIndexParams& p);
 
@@ -121,6 +126,9 @@ class VersionIndexModel {
   void Tick(const VersionIndexIn& in);
 
   const VersionIndexParams& params() const { return p_; }
+  /// Coverage events since construction (cover/htm_version_index.def).
+  const VersionIndexCover& cover() const { return cover_; }
+  Coverage coverage() const { return cover_.View(); }
   const VersionIndexTable& table() const { return table_; }
 
  private:
@@ -132,6 +140,7 @@ class VersionIndexModel {
   std::vector<std::pair<uint64_t, VersionIndexOut>> results_;  // (cycle shown, result)
   bool err_ = false;
   std::vector<std::pair<uint64_t, bool>> err_at_;  // (cycle err_o rises, value)
+  VersionIndexCover cover_;
 };
 
 }  // namespace htm::golden

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "htm/enums.h"
+#include "htm/golden/coverage.h"
 #include "htm/golden/ports.h"
 
 namespace htm::golden {
@@ -19,6 +20,10 @@ namespace htm::golden {
 #define HTM_BLOCK WriterTable
 #define HTM_BLOCK_DEF "htm/golden/ports/htm_writer_table.def"
 #include "htm/golden/port_gen.inc"
+
+#define HTM_COVER_BLOCK WriterTable
+#define HTM_COVER_DEF "htm/golden/cover/htm_writer_table.def"
+#include "htm/golden/cover_gen.inc"
 
 /// Empty when the parameters are legal for the RTL, else a message naming the bad parameter.
 std::string CheckWriterTableParams(const WriterTableParams& p);
@@ -42,6 +47,9 @@ class WriterTableModel {
   void Tick(const WriterTableIn& in);
 
   const WriterTableParams& params() const { return p_; }
+  /// Coverage events since construction (cover/htm_writer_table.def).
+  const WriterTableCover& cover() const { return cover_; }
+  Coverage coverage() const { return cover_.View(); }
   /// The writer of an address, or -1.
   int64_t WriterOf(uint64_t addr) const;
 
@@ -54,6 +62,7 @@ class WriterTableModel {
   WriterTableOut res_;
   bool full_ = false, err_ = false;
   uint64_t used_ = 0;
+  WriterTableCover cover_;
 };
 
 }  // namespace htm::golden

@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <typeinfo>
 #include <vector>
 
+#include "htm/golden/coverage.h"
 #include "htm/golden/instance.h"
 #include "htm/tb/lockstep.h"
 #include "htm/tb/stimulus.h"
@@ -24,6 +26,8 @@ struct RunResult {
   uint64_t cycles = 0;  // cycles compared
   double seconds = 0;
   std::string error;  // the lockstep report when !passed
+  /// The golden model's coverage events over the run (docs/coverage.md).
+  golden::Coverage coverage;
 };
 
 struct Entry {
@@ -40,15 +44,85 @@ struct Entry {
   std::function<std::unique_ptr<golden::InstanceBase>(bool checked,
                                                       const golden::InstanceInfo& info)>
       make;
+  // The same bench on the golden model alone (no Verilated model, nothing compared): the same
+  // stimulus, so the same coverage as `run` while `run` passes, much faster.
+  std::function<RunResult(const RunOptions&)> run_model;
 };
 
 /// Every (block, configuration) model linked into this binary, RTL and netlist. Defined in the
 /// generated models library (cmake/HtmBlocks.cmake), filled on first use.
 const std::vector<Entry>& Registry();
 
-/// Random lockstep for `opt.cycles` cycles, with an occasional mid-run reset. A bench with
-/// `Observe(in, out)` is shown every cycle's inputs and outputs after the cycle (reactive
-/// stimulus: cores and memories that answer the block).
+/// A model's coverage events, or none when it counts none.
+template <class Model>
+golden::Coverage CoverageOf(const Model& m) {
+  if constexpr (requires { m.coverage(); }) {
+    return m.coverage();
+  } else {
+    return {};
+  }
+}
+
+/// The golden model alone, stepped the way Lockstep steps the pair (for RunModel).
+template <class Model>
+class ModelStep {
+ public:
+  using Params = typename Model::Ports::Params;
+  using In = typename Model::Ports::In;
+  using Out = typename Model::Ports::Out;
+  explicit ModelStep(const Params& p) : model_(p) { Reset(); }
+  void Reset() {
+    model_.Reset();
+    ++cycle_;
+  }
+  bool Step(const In& in) {
+    last_out_ = model_.Eval(in);
+    model_.Tick(in);
+    ++cycle_;
+    return true;
+  }
+  const Out& last_out() const { return last_out_; }
+  uint64_t cycle() const { return cycle_; }
+  const Model& model() const { return model_; }
+
+ private:
+  Model model_;
+  Out last_out_{};
+  uint64_t cycle_ = 0;
+};
+
+/// The bench loop: `opt.cycles` cycles of random stimulus with an occasional mid-run reset (one
+/// cycle in 4096; a bench with `MayReset()` can hold it off until its design has done enough
+/// since the last one: a table that takes longer to clear than a reset's mean interval would
+/// otherwise never leave its sweep). A bench with `Observe(in, out)` is shown every cycle's
+/// inputs and outputs after the cycle (reactive stimulus: cores and memories that answer the
+/// block). `dut` is a Lockstep pair or a ModelStep; the stimulus depends only on the seed and the
+/// model's outputs, so both see the same cycles.
+template <class Bench, class Dut>
+void DriveBench(Dut& dut, Bench& bench, const RunOptions& opt) {
+  Rng reset_rng(opt.seed ^ 0x5EEDULL);
+  for (uint64_t i = 0; i < opt.cycles; ++i) {
+    bool reset = reset_rng.Chance(1, 4096);
+    if constexpr (requires { bench.MayReset(); }) {
+      reset = reset && bench.MayReset();
+    }
+    if (reset) {
+      dut.Reset();
+      if constexpr (requires { bench.OnReset(); }) {
+        bench.OnReset();  // a bench with state that must restart with the design
+      }
+    }
+    const typename Bench::Ports::In in = bench.Next();
+    if (!dut.Step(in)) {
+      break;
+    }
+    if constexpr (requires { bench.Observe(in, dut.last_out()); }) {
+      bench.Observe(in, dut.last_out());  // a reactive bench sees the handshakes of the cycle
+    }
+  }
+}
+
+/// Random lockstep for `opt.cycles` cycles (DriveBench), with the golden model's coverage.
 template <class Bench, class Top>
 RunResult RunLockstep(const typename Bench::Ports::Params& p, const RunOptions& opt) {
   RunResult r;
@@ -56,25 +130,31 @@ RunResult RunLockstep(const typename Bench::Ports::Params& p, const RunOptions& 
   try {
     Lockstep<typename Bench::Ports, Top, typename Bench::Model> ls(p, opt);
     Bench bench(p, opt.seed);
-    Rng reset_rng(opt.seed ^ 0x5EEDULL);
-    for (uint64_t i = 0; i < opt.cycles; ++i) {
-      if (reset_rng.Chance(1, 4096)) {
-        ls.Reset();
-        if constexpr (requires { bench.OnReset(); }) {
-          bench.OnReset();  // a bench with state that must restart with the design
-        }
-      }
-      const typename Bench::Ports::In in = bench.Next();
-      if (!ls.Step(in)) {
-        break;
-      }
-      if constexpr (requires { bench.Observe(in, ls.last_out()); }) {
-        bench.Observe(in, ls.last_out());  // a reactive bench sees the handshakes of the cycle
-      }
-    }
+    DriveBench(ls, bench, opt);
     r.passed = ls.error().empty();
     r.error = ls.error();
     r.cycles = ls.cycle();
+    r.coverage = CoverageOf(ls.model());
+  } catch (const std::exception& e) {
+    r.error = std::string("exception: ") + e.what();
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+/// The same bench on the golden model alone: RunLockstep's stimulus and coverage, nothing
+/// compared (passed unless the model throws).
+template <class Bench>
+RunResult RunModel(const typename Bench::Ports::Params& p, const RunOptions& opt) {
+  RunResult r;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    ModelStep<typename Bench::Model> m(p);
+    Bench bench(p, opt.seed);
+    DriveBench(m, bench, opt);
+    r.passed = true;
+    r.cycles = m.cycle();
+    r.coverage = CoverageOf(m.model());
   } catch (const std::exception& e) {
     r.error = std::string("exception: ") + e.what();
   }

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -27,7 +28,8 @@
 
 namespace htm::tb {
 
-/// The Verilated model of a block (RTL or netlist) driven as an instance.
+/// The Verilated model of a block (RTL or netlist) driven as an instance. Alone it has no
+/// golden model, so no coverage (coverage() is nullopt); beside one, see CheckedInstance.
 template <class Ports, class Top>
 class RtlInstance final : public golden::Instance<Ports> {
  public:
@@ -188,6 +190,14 @@ class CheckedInstance final : public golden::Instance<typename Model::Ports> {
           Report("RTL assertion failed at the rising edge (see the message above)", ""));
     }
     model_.Tick(in);
+  }
+  /// The golden model's coverage (the RTL follows the same inputs, cycle for cycle).
+  std::optional<golden::Coverage> coverage() const override {
+    if constexpr (requires { model_.coverage(); }) {
+      return model_.coverage();
+    } else {
+      return std::nullopt;
+    }
   }
 
  private:

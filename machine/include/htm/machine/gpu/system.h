@@ -103,6 +103,16 @@ struct RunOptions {
   RtlSelection rtl;
 };
 
+/// One block's coverage events over a run, summed over the machine's instances of it
+/// (docs/coverage.md).
+struct BlockCoverage {
+  std::string block;  // the RTL top, e.g. "htm_cat"
+  int instances = 0;
+  /// Of them, Verilated models alone (--rtl --unchecked): no golden model, nothing counted.
+  int without = 0;
+  golden::Coverage events;
+};
+
 struct RunResult {
   bool ok = false;    // finished, replay consistent, Check() empty
   std::string error;  // the model's or the replay's error ("" when none)
@@ -112,6 +122,8 @@ struct RunResult {
   std::string check;  // the workload's Check() message ("" when right)
   SystemStats stats;
   std::vector<uint32_t> mem;  // final memory
+  /// Every block's coverage events, in the order the machine built its first instance.
+  std::vector<BlockCoverage> coverage;
 };
 
 /// Runs `w` to completion. Never throws for a workload's fault; throws std::invalid_argument for
@@ -124,6 +136,8 @@ struct BlockUse {
   std::string block;
   int instances = 0;
   std::function<std::string(const golden::InstanceFactory& factory, golden::Impl impl)> check;
+  /// The instances' parameters: the block's Ports::Params in the MachineConfig given.
+  const void* params = nullptr;
 };
 /// Every block the machine instantiates under `tm`, in a fixed order.
 std::vector<BlockUse> MachineBlocks(const MachineConfig& m, TmMode tm);

@@ -5,9 +5,19 @@
 // random-latency validation reads answered in any order and commit writes acknowledged in
 // order, and writes by other commit units to the same memory at any time. Transactions draw
 // their addresses from a small pool (conflicts) and sometimes from the whole address space (LWH
-// evictions); some are large (word-buffer capacity); some reads carry a stale value; some cores
-// fail a transaction the unit passed (another unit failed it); rarely a core breaks the
+// evictions; with a large LWH, the pool also has groups of addresses that share an LWH set);
+// some are large, one in a thousand huge (more words than the buffer holds: capacity); some
+// reads carry a stale value; some cores fail a transaction the unit passed (another unit failed
+// it); in skip bursts most transactions have nothing at this unit, as when the machine's other
+// units get their words, and a few outcomes come late (another unit is slow), so commit ids
+// race ahead of the retire pointer (the ring fills: AllocFail); rarely a core breaks the
 // protocol. The bench sees every cycle's outputs through Observe().
+//
+// A mid-run reset waits until the commit ids have wrapped since the last one (for the
+// paper-size unit, whose 16-bit ids cannot wrap in a test, until the retire pointer has gone
+// round the ring), more words than the buffer holds have been stored and no huge transaction
+// is under way: the harness's resets came more often than that, so the larger configurations'
+// rings, ids and buffers never wrapped or filled (docs/coverage.md).
 #pragma once
 
 #include <algorithm>
@@ -32,18 +42,24 @@ class CommitUnitBench {
   /// Knobs of the random traffic (the lockstep tests use the defaults; the rates benchmark and
   /// the directed tests set their own).
   struct Knobs {
-    int cores = 4;                  // scripted cores (at most 2**SrcW)
-    int max_reads = 6;              // read-set words per transaction: 0..max_reads
-    int max_writes = 4;             // write-set words: 0..max_writes
-    uint32_t big_per_mille = 20;    // transactions with 4x the words
-    uint32_t skip_pct = 10;         // transactions with nothing at this unit
-    uint32_t stale_pct = 5;         // reads whose value is wrong
-    uint32_t other_fail_pct = 10;   // passed transactions another unit fails
-    uint32_t ext_write_pct = 2;     // cycles with a write by another unit
-    uint32_t ready_pct = 85;        // vr_req_ready / cw_req_ready
-    uint32_t msg_pct = 90;          // cycles a waiting core presents its message
-    int max_latency = 12;           // memory latency: 1..max_latency cycles
-    uint32_t bad_per_million = 50;  // protocol violations by a core
+    int cores = 8;                            // scripted cores (at most 2**SrcW)
+    int max_reads = 6;                        // read-set words per transaction: 0..max_reads
+    int max_writes = 4;                       // write-set words: 0..max_writes
+    uint32_t big_per_mille = 20;              // transactions with 4x the words
+    uint32_t skip_pct = 10;                   // transactions with nothing at this unit
+    uint32_t stale_pct = 5;                   // reads whose value is wrong
+    uint32_t other_fail_pct = 10;             // passed transactions another unit fails
+    uint32_t ext_write_pct = 2;               // cycles with a write by another unit
+    uint32_t ready_pct = 85;                  // vr_req_ready / cw_req_ready
+    uint32_t msg_pct = 90;                    // cycles a waiting core presents its message
+    int max_latency = 12;                     // memory latency: 1..max_latency cycles
+    uint32_t bad_per_million = 500;           // protocol violations by a core
+    uint32_t huge_every = 1000;               // every so many, one with BufWords + 4 reads
+    uint32_t burst_start_per_million = 1000;  // cycles that start a skip burst
+    uint32_t burst_end_per_million = 5000;    // cycles that end one
+    uint32_t burst_skip_pct = 90;             // transactions with nothing here during a burst
+    uint32_t burst_slow_pct = 20;  // of its outcomes, those sent up to min(16 * RingSize, 1000)
+                                   // cycles late (another unit is slow)
   };
 
   CommitUnitBench(const golden::CommitUnitParams& p, uint64_t seed)
@@ -53,6 +69,28 @@ class CommitUnitBench {
     const int pool = 3 + p_.lwh_sets * p_.lwh_ways / 2;
     for (int i = 0; i < pool && i < 64; ++i) {
       pool_.push_back(rng_.Bits(p_.addr_w));
+    }
+    if (pool > 64) {
+      // An LWH too large for the pool to fill: two sets' worth of addresses that share an LWH
+      // set (Ways + 2 each), so that writes evict pool words to the recency filter and later
+      // lookups of them find them there.
+      const golden::LwhModel lwh(golden::LwhParams{.addr_w = p_.addr_w,
+                                                   .cid_w = p_.cid_w,
+                                                   .sets = p_.lwh_sets,
+                                                   .ways = p_.lwh_ways,
+                                                   .bf_hashes = p_.lwh_bf_hashes,
+                                                   .bf_slots = p_.lwh_bf_slots,
+                                                   .scrub_interval = p_.lwh_scrub_interval});
+      for (int k = 0; k < 2; ++k) {
+        const uint64_t set = lwh.SetIndex(rng_.Bits(p_.addr_w));
+        for (int n = 0; n < p_.lwh_ways + 2;) {
+          const uint64_t a = rng_.Bits(p_.addr_w);
+          if (lwh.SetIndex(a) == set && std::find(pool_.begin(), pool_.end(), a) == pool_.end()) {
+            pool_.push_back(a);
+            ++n;
+          }
+        }
+      }
     }
     const int max_cores = p_.src_w >= 4 ? 16 : (1 << p_.src_w);
     k_.cores = k_.cores < 1 ? 1 : (k_.cores > max_cores ? max_cores : k_.cores);
@@ -66,10 +104,26 @@ class CommitUnitBench {
     cw_pending_.clear();
     cur_ = -1;
     now_ = 0;
+    retired_ = 0;
+    last_retire_ = 0;
+    words_ = 0;
+  }
+  /// A mid-run reset waits for the commit ids to wrap, or for at most 1024 retirements (the
+  /// ring's at least), for more log words stored than the buffer holds, and for no huge
+  /// transaction to be under way (it would not reach the buffer's end).
+  bool MayReset() const {
+    const uint64_t ring = static_cast<uint64_t>(p_.ring_size);
+    return retired_ > std::min(uint64_t{1} << p_.cid_w, std::max<uint64_t>(ring, 1024)) &&
+           words_ > static_cast<uint64_t>(p_.buf_words) &&
+           std::none_of(cores_.begin(), cores_.end(),
+                        [](const Core& c) { return c.huge && c.st != St::kIdle; });
   }
 
   In Next() {
     In in;
+    if (rng_.Chance(burst_ ? k_.burst_end_per_million : k_.burst_start_per_million, 1000000)) {
+      burst_ = !burst_;
+    }
     for (Core& c : cores_) {
       Step(c);
     }
@@ -127,6 +181,11 @@ class CommitUnitBench {
   }
 
   void Observe(const In& in, const Out& out) {
+    if (out.ptr_retire != last_retire_) {
+      ++retired_;
+      last_retire_ = out.ptr_retire;
+    }
+    words_ += out.rct_inc_valid;  // a log word stored
     if (in.in_valid && out.in_ready && cur_ >= 0) {
       Accepted(cores_[cur_]);
       cur_ = -1;
@@ -149,7 +208,10 @@ class CommitUnitBench {
     if (out.rep_valid && out.rep_src < cores_.size()) {
       Core& c = cores_[out.rep_src];
       const auto type = static_cast<CuRep>(out.rep_type);
-      if (c.st == St::kWaitRep && c.cid == out.rep_cid) {
+      // The reply may come while the core still sends a protocol violation after DoneFill.
+      const bool waits = c.st == St::kWaitRep || (c.st == St::kSend && !c.outcome && c.filled);
+      if (waits && c.cid == out.rep_cid && type != CuRep::kDoneCommit) {
+        c.outcome = true;
         if (type == CuRep::kPass) {
           const bool fail = rng_.Chance(k_.other_fail_pct, 100);
           c.msgs = {Msg{fail ? CuMsg::kFail : CuMsg::kPass, c.cid, 0, 0, false}};
@@ -157,6 +219,10 @@ class CommitUnitBench {
           c.commit = !fail && c.writes;
           c.st = St::kSend;
           c.delay = static_cast<int>(rng_.Below(4));
+          if (burst_ && rng_.Chance(k_.burst_slow_pct, 100)) {
+            c.delay = static_cast<int>(
+                rng_.Below(std::min<uint64_t>(16 * static_cast<uint64_t>(p_.ring_size), 1000)));
+          }
         } else {
           c.st = St::kIdle;
         }
@@ -183,6 +249,8 @@ class CommitUnitBench {
     size_t next = 0;
     bool writes = false;   // the transaction has writes here
     bool outcome = false;  // msgs is the final outcome
+    bool filled = false;   // DoneFill was taken
+    bool huge = false;     // a huge transaction (no reset until it is over)
     bool commit = false;   // the outcome is Pass with writes: wait for DoneCommit
     int delay = 0;
   };
@@ -223,17 +291,27 @@ class CommitUnitBench {
     c.writes = false;
     c.commit = false;
     c.outcome = false;
-    if (rng_.Chance(k_.skip_pct, 100)) {
+    c.filled = false;
+    c.huge = false;
+    if (rng_.Chance(burst_ ? k_.burst_skip_pct : k_.skip_pct, 100)) {
       c.msgs.push_back(Msg{CuMsg::kSkip, c.cid, 0, 0, false});
     } else {
       const int mul = rng_.Chance(k_.big_per_mille, 1000) ? 4 : 1;
-      const int nr = static_cast<int>(rng_.Below(uint64_t(k_.max_reads * mul) + 1));
+      int nr = static_cast<int>(rng_.Below(uint64_t(k_.max_reads * mul) + 1));
+      // A huge one reads fresh words from the whole address space: no stale value or other
+      // unit's write fails it before its words have filled the buffer.
+      const bool huge = k_.huge_every != 0 && ++since_huge_ >= k_.huge_every;
+      since_huge_ = huge ? 0 : since_huge_;
+      c.huge = huge;
+      if (huge) {
+        nr = p_.buf_words + 4;
+      }
       const int nw = static_cast<int>(rng_.Below(uint64_t(k_.max_writes * mul) + 1));
       std::vector<uint64_t> waddrs;
       std::vector<Msg> words;
       for (int i = 0; i < nr; ++i) {
-        words.push_back(Msg{CuMsg::kReadSet, c.cid, Addr(), rng_.Bits(p_.data_w),
-                            rng_.Chance(k_.stale_pct, 100)});
+        words.push_back(Msg{CuMsg::kReadSet, c.cid, huge ? rng_.Bits(p_.addr_w) : Addr(),
+                            rng_.Bits(p_.data_w), !huge && rng_.Chance(k_.stale_pct, 100)});
       }
       for (int i = 0; i < nw; ++i) {
         const uint64_t a = Addr();
@@ -268,6 +346,7 @@ class CommitUnitBench {
       c.st = St::kAllocWait;
       return;
     }
+    c.filled = c.filled || c.msgs[c.next].type == CuMsg::kDoneFill;
     ++c.next;
     if (c.next < c.msgs.size()) {
       return;
@@ -294,6 +373,10 @@ class CommitUnitBench {
   int cur_ = -1;
   uint64_t now_ = 0;
   uint64_t committed_ = 0;
+  uint64_t retired_ = 0, last_retire_ = 0;  // entries retired since the last reset
+  uint64_t words_ = 0;                      // log words stored since the last reset
+  bool burst_ = false;                      // a skip burst
+  uint32_t since_huge_ = 0;                 // transactions with words since the last huge one
 };
 
 }  // namespace htm::tb

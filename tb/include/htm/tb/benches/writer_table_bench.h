@@ -3,12 +3,15 @@
 // Reactive stimulus for htm_writer_table: transactions writing, reading and leaving words.
 //
 // Addresses come from a pool about twice the table's size (so sets fill up and writes find
-// them full) plus a few random ones; a handful of transaction ids, so that second writers are
+// them full) plus a few random ones; a table too large for that (the pool has 64 addresses)
+// also gets two sets' worth of addresses that share a set (Ways + 2 each), so that its writes
+// find a set full too; a handful of transaction ids, so that second writers are
 // common. Removes mostly name an entry the bench saw inserted (by its writer), sometimes a
 // random address or the wrong transaction. A few operations have an unknown kind. An operation
 // is held until taken; sometimes there is none.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -31,6 +34,19 @@ class WriterTableBench {
     const int pool = entries * 2 < 64 ? entries * 2 : 64;
     for (int i = 0; i < pool; ++i) {
       pool_.push_back(rng_.Bits(p.addr_w));
+    }
+    if (entries * 2 > pool) {
+      for (int k = 0; k < 2; ++k) {
+        const uint64_t set = golden::WriterTableSet(p, rng_.Bits(p.addr_w));
+        for (int n = 0; n < p.ways + 2;) {
+          const uint64_t a = rng_.Bits(p.addr_w);
+          if (golden::WriterTableSet(p, a) == set &&
+              std::find(pool_.begin(), pool_.end(), a) == pool_.end()) {
+            pool_.push_back(a);
+            ++n;
+          }
+        }
+      }
     }
     for (int i = 0; i < 5; ++i) {
       txs_.push_back(rng_.Bits(p.tx_w));
