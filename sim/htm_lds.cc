@@ -22,11 +22,9 @@
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <boost/program_options.hpp>
-#include <unistd.h>
 
 #include "Vhtm_lds_tm__default.h"
 #include "verilated.h"
@@ -39,6 +37,7 @@
 #include "htm/machine/lds/cu_model.h"
 #include "htm/workloads/lds/workloads.h"
 #include "lds_suite.h"
+#include "parallel.h"
 
 namespace po = boost::program_options;
 using htm::LdsIns;
@@ -278,7 +277,7 @@ int Usage(const po::options_description& desc) {
 int main(int argc, char** argv) {
   std::string cmd, workload, mode = "swo", sel = "sasc", out, bench;
   uint64_t seed = 1;
-  int seeds = 1, jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int seeds = 1, jobs = htm::sim::DefaultJobs();
   bool rtl = false;
   po::options_description desc("Options");
   desc.add_options()("help,h", "print this help and exit")(
@@ -352,8 +351,8 @@ int main(int argc, char** argv) {
       std::cerr << "htm_lds: --seeds must be in 1..100\n";
       return 2;
     }
-    if (jobs < 1 || jobs > 256) {
-      std::cerr << "htm_lds: --jobs must be in 1..256\n";
+    if (std::string err = htm::sim::CheckJobs(jobs); !err.empty()) {
+      std::cerr << "htm_lds: " << err << "\n";
       return 2;
     }
     std::vector<std::string> benches;
@@ -367,7 +366,7 @@ int main(int argc, char** argv) {
       }
       benches.push_back(b);
     }
-    return Suite(seeds, jobs, out, benches, isatty(2));
+    return Suite(seeds, jobs, out, benches, htm::sim::Progress().enabled());
   }
   if (cmd == "rates") {
     return Rates(rtl);

@@ -5,7 +5,6 @@
 // commit log through the independent checker), and a report placing the figures next to the
 // papers' (docs/htmsim.md, "The suite and the report").
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -15,15 +14,12 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <boost/program_options.hpp>
-#include <unistd.h>
 
 #include "cli_util.h"
 #include "htm/machine/gpu/commit_log.h"
@@ -31,6 +27,7 @@
 #include "htm/workloads/lds/workloads.h"
 #include "htmsim_tm.h"
 #include "lds_suite.h"
+#include "parallel.h"
 #include "rtl_options.h"
 #include "svg_chart.h"
 
@@ -790,7 +787,7 @@ int Suite(int argc, char** argv) {
   std::string config = "default", scale_name = "default", out = "htmsim-report";
   std::string workload_list, tm_list;
   uint64_t seed = 1, max_cycles = 0;
-  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int jobs = DefaultJobs();
   bool paper = false, keep_logs = false, no_lds = false;
   std::string lds_list;
   RtlArgs rtl;
@@ -846,8 +843,8 @@ int Suite(int argc, char** argv) {
   if (paper) {
     rep.scale = gpu::Scale::kPaper;
   }
-  if (jobs < 1 || jobs > 256) {
-    std::cerr << "htmsim suite: --jobs must be in 1..256, got " << jobs << "\n";
+  if (std::string err = CheckJobs(jobs); !err.empty()) {
+    std::cerr << "htmsim suite: " << err << "\n";
     return 2;
   }
   if (vm.count("workloads")) {
@@ -954,49 +951,34 @@ int Suite(int argc, char** argv) {
             << rep.machine->name << ", scale " << gpu::ToString(rep.scale) << ", seed " << seed
             << ", " << jobs << " at once\n";
   std::vector<Outcome> outcomes(queue.size());
-  std::atomic<size_t> next{0};
-  std::mutex print;
-  size_t done = 0;
-  const bool tty = isatty(STDERR_FILENO) != 0;
+  Progress progress;
   const auto t0 = std::chrono::steady_clock::now();
-  auto worker = [&] {
-    for (size_t i = next++; i < queue.size(); i = next++) {
-      const Job& j = queue[i];
-      const std::string log_path = (std::filesystem::path(out) / "logs" /
-                                    (j.workload->name + "." + gpu::ToString(j.tm) + ".jsonl"))
-                                       .string();
-      outcomes[i] =
-          RunOne(j, *rep.machine, rep.scale, seed, max_cycles, j.rtl, log_path, keep_logs);
-      const Outcome& o = outcomes[i];
-      std::lock_guard<std::mutex> lock(print);
-      ++done;
-      if (tty) {
-        std::cerr << "\r" << std::string(40, ' ') << "\r";
-      }
-      std::cout << "  " << std::left << std::setw(8) << j.workload->name << " " << std::setw(12)
-                << gpu::ToString(j.tm) << std::right << std::setw(12) << o.stats.cycles
-                << " cycles " << std::setw(8) << o.stats.commits << " commits " << std::setw(8)
-                << o.stats.aborts << " aborts " << std::setw(7) << Fixed(o.seconds, 1) << " s  "
-                << (o.ok ? "passed" : "FAILED: " + o.failure) << std::endl;
-      if (tty) {
-        std::cerr << "  runs done " << done << " / " << queue.size() << std::flush;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int k = 0; k < std::min<int>(jobs, static_cast<int>(queue.size())); ++k) {
-    pool.emplace_back(worker);
-  }
-  for (auto& th : pool) {
-    th.join();
-  }
-  if (tty) {
-    std::cerr << "\r" << std::string(40, ' ') << "\r";
-  }
+  ParallelFor(
+      queue.size(), jobs,
+      [&](size_t i) {
+        const Job& j = queue[i];
+        const std::string log_path = (std::filesystem::path(out) / "logs" /
+                                      (j.workload->name + "." + gpu::ToString(j.tm) + ".jsonl"))
+                                         .string();
+        outcomes[i] =
+            RunOne(j, *rep.machine, rep.scale, seed, max_cycles, j.rtl, log_path, keep_logs);
+      },
+      [&](size_t i, size_t done) {
+        const Job& j = queue[i];
+        const Outcome& o = outcomes[i];
+        progress.Clear();
+        std::cout << "  " << std::left << std::setw(8) << j.workload->name << " " << std::setw(12)
+                  << gpu::ToString(j.tm) << std::right << std::setw(12) << o.stats.cycles
+                  << " cycles " << std::setw(8) << o.stats.commits << " commits " << std::setw(8)
+                  << o.stats.aborts << " aborts " << std::setw(7) << Fixed(o.seconds, 1) << " s  "
+                  << (o.ok ? "passed" : "FAILED: " + o.failure) << std::endl;
+        progress.Show("  runs done " + std::to_string(done) + " / " + std::to_string(queue.size()));
+      });
+  progress.Clear();
   rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (run_lds) {
     std::cout << "htmsim suite: the GPU-LocalTM suite on the compute-unit model\n";
-    rep.lds = RunLdsSuite(1, jobs, lds_benches, tty, rep.command);
+    rep.lds = RunLdsSuite(1, jobs, lds_benches, progress.enabled(), rep.command);
     std::cout << rep.lds->table << "  " << rep.lds->runs << " runs, " << rep.lds->failed
               << " failed, " << Fixed(rep.lds->wall_seconds, 1) << " s wall\n";
     for (const std::string& e : rep.lds->errors) {

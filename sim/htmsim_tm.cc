@@ -15,12 +15,12 @@
 #include <string>
 
 #include <boost/program_options.hpp>
-#include <unistd.h>
 
 #include "cli_util.h"
 #include "htm/machine/gpu/commit_log.h"
 #include "htm/machine/gpu/stats.h"
 #include "htm/machine/gpu/system.h"
+#include "parallel.h"
 #include "rtl_options.h"
 
 namespace po = boost::program_options;
@@ -270,20 +270,18 @@ int Run(int argc, char** argv) {
         gpu::JsonLogWriter::Header{info->name, tm_name, machine->name, gpu::ToString(scale), seed});
     opt.log = writer.get();
   }
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  if (tty) {
-    opt.progress = [](uint64_t cycle, uint64_t done, uint64_t threads) {
-      std::cerr << "\r  cycle " << cycle << ", threads finished " << done << " / " << threads
-                << std::flush;
+  Progress progress;
+  if (progress.enabled()) {
+    opt.progress = [&progress](uint64_t cycle, uint64_t done, uint64_t threads) {
+      progress.Show("  cycle " + std::to_string(cycle) + ", threads finished " +
+                    std::to_string(done) + " / " + std::to_string(threads));
     };
   }
   const auto t0 = std::chrono::steady_clock::now();
   const RunResult r = gpu::RunSystem(*machine, tm, *w, opt);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (tty) {
-    std::cerr << "\r" << std::string(60, ' ') << "\r";
-  }
+  progress.Clear();
   PrintStats(r.stats, seconds);
   if (log_file && !log_file->Commit()) {
     std::cerr << "htmsim run: writing " << log_path << " failed\n";
