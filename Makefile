@@ -38,7 +38,7 @@ run: build
 	$(BUILD)/sim/htmsim suite --jobs $(JOBS) --out $(BUILD)/report $(ARGS)
 
 lockstep: build
-	$(BUILD)/sim/htmsim lockstep $(ARGS)
+	$(BUILD)/sim/htmsim-rtl lockstep $(ARGS)
 
 test: build
 	$(CTEST) -LE '_long$$'
@@ -48,29 +48,29 @@ regress:
 	HTM_CYCLES_SCALE=40 ctest --test-dir $(BUILD)-long --output-on-failure --no-tests=error \
 	  -j$(JOBS) -L '^(lockstep|netlist)$$'
 	for seed in 1 2 3 4 5 6 7 8; do \
-	  $(BUILD)-long/sim/htmsim --cycles 1000000 --seed $$seed || exit 1; done
+	  $(BUILD)-long/sim/htmsim-rtl lockstep --cycles 1000000 --seed $$seed || exit 1; done
 	for seed in 1 2 3 4; do \
 	  for cfg in default small; do \
-	    $(BUILD)-long/sim/htm_si oracle --config $$cfg --histories 1000000 --seed $$seed \
+	    $(BUILD)-long/sim/htmsim si oracle --config $$cfg --histories 1000000 --seed $$seed \
 	      || exit 1; done; \
-	  $(BUILD)-long/sim/htm_si oracle --config one --slots 2 --histories 1000000 \
+	  $(BUILD)-long/sim/htmsim si oracle --config one --slots 2 --histories 1000000 \
 	    --seed $$seed || exit 1; \
-	  $(BUILD)-long/sim/htm_si oracle --slots 8 --instances 24 --addresses 8 \
+	  $(BUILD)-long/sim/htmsim si oracle --slots 8 --instances 24 --addresses 8 \
 	    --write-percent 25 --histories 1000000 --seed $$seed || exit 1; done
 	for seed in 1 2 3 4 5 6 7 8; do \
-	  $(BUILD)-long/sim/htm_cu_system --config small --units 2 --cores 4 \
+	  $(BUILD)-long/sim/htmsim cu-system --config small --units 2 --cores 4 \
 	    --transactions 1000000 --seed $$seed || exit 1; \
-	  $(BUILD)-long/sim/htm_cu_system --config small --units 3 --cores 4 --max-reads 12 \
+	  $(BUILD)-long/sim/htmsim cu-system --config small --units 3 --cores 4 --max-reads 12 \
 	    --max-writes 8 --pool 40 --transactions 300000 --seed $$seed || exit 1; \
-	  $(BUILD)-long/sim/htm_cu_system --config one --units 2 --cores 2 --max-reads 2 \
+	  $(BUILD)-long/sim/htmsim cu-system --config one --units 2 --cores 2 --max-reads 2 \
 	    --max-writes 2 --pool 4 --transactions 500000 --seed $$seed || exit 1; \
-	  $(BUILD)-long/sim/htm_cu_system --config default --units 4 --cores 32 --pool 64 \
+	  $(BUILD)-long/sim/htmsim cu-system --config default --units 4 --cores 32 --pool 64 \
 	    --transactions 500000 --seed $$seed || exit 1; done
 	ctest --test-dir $(BUILD)-long --output-on-failure --no-tests=error -j$(JOBS) \
 	  -L '^cosim_long$$'
 	$(BUILD)-long/sim/htmsim suite --jobs $(JOBS) --no-lds --keep-logs \
 	  --out $(BUILD)-long/cosim/golden
-	$(BUILD)-long/sim/htmsim suite --jobs $(JOBS) --no-lds --keep-logs --rtl all \
+	$(BUILD)-long/sim/htmsim-rtl suite --jobs $(JOBS) --no-lds --keep-logs --rtl all \
 	  --out $(BUILD)-long/cosim/rtl
 	python3 tools/compare_runs.py $(BUILD)-long/cosim/golden $(BUILD)-long/cosim/rtl
 

@@ -22,6 +22,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli_util.h"
+#include "commands.h"
 #include "htm/machine/gpu/commit_log.h"
 #include "htm/machine/gpu/system.h"
 #include "htm/workloads/lds/workloads.h"
@@ -783,7 +784,7 @@ std::string ReportMarkdown(const Report& rep, BarChart* fig8, BarChart* fig10, B
 
 }  // namespace
 
-int Suite(int argc, char** argv) {
+int SuiteCommand(int argc, char** argv) {
   std::string config = "default", scale_name = "default", out = "htmsim-report";
   std::string workload_list, tm_list;
   uint64_t seed = 1, max_cycles = 0;
@@ -813,11 +814,7 @@ int Suite(int argc, char** argv) {
                                                                "leave the GPU-LocalTM suite out");
   rtl.Add(desc);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "htmsim suite: " << e.what() << " (try htmsim suite --help)\n";
+  if (!ParseOptions("htmsim suite", argc, argv, desc, vm)) {
     return 2;
   }
   if (vm.count("help")) {

@@ -17,6 +17,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli_util.h"
+#include "commands.h"
 #include "htm/machine/gpu/commit_log.h"
 #include "htm/machine/gpu/stats.h"
 #include "htm/machine/gpu/system.h"
@@ -168,11 +169,7 @@ int Run(int argc, char** argv) {
       "max-cycles", Num(&max_cycles), "stop with an error after this many cycles (0: 200 000 000)");
   rtl.Add(desc);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "htmsim run: " << e.what() << " (try htmsim run --help)\n";
+  if (!ParseOptions("htmsim run", argc, argv, desc, vm)) {
     return 2;
   }
   if (vm.count("help")) {
@@ -346,22 +343,25 @@ int Check(int argc, char** argv) {
 
 }  // namespace
 
-bool IsTmCommand(const std::string& cmd) {
-  return cmd == "run" || cmd == "list" || cmd == "check" || cmd == "suite";
+int RunCommand(int argc, char** argv) {
+  return Run(argc, argv);
 }
 
-int TmCommand(int argc, char** argv) {
-  const std::string cmd = argv[0];
-  if (cmd == "list") {
-    return List();
+int ListCommand(int argc, char** argv) {
+  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    std::cout << "Usage: htmsim list\n\nLists the workloads, TM configurations, machines and "
+                 "scales of htmsim run and suite.\n";
+    return 0;
   }
-  if (cmd == "check") {
-    return Check(argc, argv);
+  if (argc > 1) {
+    std::cerr << "htmsim list: takes no options or arguments (got '" << argv[1] << "')\n";
+    return 2;
   }
-  if (cmd == "suite") {
-    return Suite(argc, argv);
-  }
-  return Run(argc, argv);
+  return List();
+}
+
+int CheckCommand(int argc, char** argv) {
+  return Check(argc, argv);
 }
 
 }  // namespace htm::sim
