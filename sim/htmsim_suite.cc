@@ -789,7 +789,7 @@ int SuiteCommand(int argc, char** argv) {
   std::string workload_list, tm_list;
   uint64_t seed = 1, max_cycles = 0;
   int jobs = DefaultJobs();
-  bool paper = false, keep_logs = false, no_lds = false;
+  bool paper = false, keep_logs = false, no_lds = false, quiet = false;
   std::string lds_list;
   RtlArgs rtl;
   po::options_description desc("Options of htmsim suite");
@@ -812,6 +812,9 @@ int SuiteCommand(int argc, char** argv) {
       "GPU-LocalTM benchmarks to run on the compute-unit model, e.g. HT,IT (default: all of "
       "them when no --workloads or --tm is given, else none)")("no-lds", po::bool_switch(&no_lds),
                                                                "leave the GPU-LocalTM suite out");
+  desc.add_options()("quiet,q", po::bool_switch(&quiet),
+                     "print only the failures and the summary: no line per run, no tables, no "
+                     "report (they are in OUT); the progress stays on a terminal");
   rtl.Add(desc);
   po::variables_map vm;
   if (!ParseOptions("htmsim suite", argc, argv, desc, vm)) {
@@ -964,6 +967,11 @@ int SuiteCommand(int argc, char** argv) {
         const Job& j = queue[i];
         const Outcome& o = outcomes[i];
         progress.Clear();
+        if (quiet && o.ok) {
+          progress.Show("  runs done " + std::to_string(done) + " / " +
+                        std::to_string(queue.size()));
+          return;
+        }
         std::cout << "  " << std::left << std::setw(8) << j.workload->name << " " << std::setw(12)
                   << gpu::ToString(j.tm) << std::right << std::setw(12) << o.stats.cycles
                   << " cycles " << std::setw(8) << o.stats.commits << " commits " << std::setw(8)
@@ -976,8 +984,10 @@ int SuiteCommand(int argc, char** argv) {
   if (run_lds) {
     std::cout << "htmsim suite: the GPU-LocalTM suite on the compute-unit model\n";
     rep.lds = RunLdsSuite(1, jobs, lds_benches, progress.enabled(), rep.command);
-    std::cout << rep.lds->table << "  " << rep.lds->runs << " runs, " << rep.lds->failed
-              << " failed, " << Fixed(rep.lds->wall_seconds, 1) << " s wall\n";
+    if (!quiet) {
+      std::cout << rep.lds->table << "  " << rep.lds->runs << " runs, " << rep.lds->failed
+                << " failed, " << Fixed(rep.lds->wall_seconds, 1) << " s wall\n";
+    }
     for (const std::string& e : rep.lds->errors) {
       std::cout << "  FAILED: " << e << "\n";
     }
@@ -1016,7 +1026,9 @@ int SuiteCommand(int argc, char** argv) {
       (!rep.lds || (WriteFileAtomically((dir / "lds_results.md").string(), rep.lds->markdown) &&
                     WriteFileAtomically((dir / "lds_results.csv").string(), rep.lds->csv))) &&
       WriteFileAtomically((dir / "report.md").string(), md);
-  std::cout << "\n" << md;
+  if (!quiet) {
+    std::cout << "\n" << md;
+  }
   if (!written) {
     std::cerr << "htmsim suite: writing the report in " << out << " failed\n";
     return 1;
@@ -1028,6 +1040,14 @@ int SuiteCommand(int argc, char** argv) {
               << rep.lds->runs << " runs passed";
   }
   std::cout << "; report in " << (dir / "report.md").string() << "\n";
+  if (quiet) {
+    std::cout << "  every run in " << (dir / "results.csv").string() << ", the plots in "
+              << (dir / "fig*.svg").string() << "; " << Fixed(rep.wall_seconds, 0)
+              << " s of system-model runs"
+              << (rep.lds ? ", " + Fixed(rep.lds->wall_seconds, 0) + " s of GPU-LocalTM runs"
+                          : std::string())
+              << "\n";
+  }
   return failed == 0 && (!rep.lds || rep.lds->failed == 0) ? 0 : 1;
 }
 
