@@ -949,9 +949,9 @@ int SuiteCommand(int argc, char** argv) {
   std::cout << "htmsim suite: " << queue.size() << " runs (" << rep.workloads.size()
             << " workloads, " << rep.modes.size() << " TM configurations) on machine "
             << rep.machine->name << ", scale " << gpu::ToString(rep.scale) << ", seed " << seed
-            << ", " << jobs << " at once\n";
+            << ", " << jobs << " at once" << std::endl;
   std::vector<Outcome> outcomes(queue.size());
-  Progress progress;
+  Progress progress(Progress::kTerminal, quiet ? Progress::kTenths : Progress::kNothing);
   const auto t0 = std::chrono::steady_clock::now();
   ParallelFor(
       queue.size(), jobs,
@@ -966,23 +966,20 @@ int SuiteCommand(int argc, char** argv) {
       [&](size_t i, size_t done) {
         const Job& j = queue[i];
         const Outcome& o = outcomes[i];
-        progress.Clear();
-        if (quiet && o.ok) {
-          progress.Show("  runs done " + std::to_string(done) + " / " +
-                        std::to_string(queue.size()));
-          return;
+        if (!quiet || !o.ok) {
+          progress.Clear();
+          std::cout << "  " << std::left << std::setw(8) << j.workload->name << " " << std::setw(12)
+                    << gpu::ToString(j.tm) << std::right << std::setw(12) << o.stats.cycles
+                    << " cycles " << std::setw(8) << o.stats.commits << " commits " << std::setw(8)
+                    << o.stats.aborts << " aborts " << std::setw(7) << Fixed(o.seconds, 1) << " s  "
+                    << (o.ok ? "passed" : "FAILED: " + o.failure) << std::endl;
         }
-        std::cout << "  " << std::left << std::setw(8) << j.workload->name << " " << std::setw(12)
-                  << gpu::ToString(j.tm) << std::right << std::setw(12) << o.stats.cycles
-                  << " cycles " << std::setw(8) << o.stats.commits << " commits " << std::setw(8)
-                  << o.stats.aborts << " aborts " << std::setw(7) << Fixed(o.seconds, 1) << " s  "
-                  << (o.ok ? "passed" : "FAILED: " + o.failure) << std::endl;
-        progress.Show("  runs done " + std::to_string(done) + " / " + std::to_string(queue.size()));
+        progress.Count("  runs done", done, queue.size());
       });
   progress.Clear();
   rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (run_lds) {
-    std::cout << "htmsim suite: the GPU-LocalTM suite on the compute-unit model\n";
+    std::cout << "htmsim suite: the GPU-LocalTM suite on the compute-unit model" << std::endl;
     rep.lds = RunLdsSuite(1, jobs, lds_benches, progress.enabled(), rep.command);
     if (!quiet) {
       std::cout << rep.lds->table << "  " << rep.lds->runs << " runs, " << rep.lds->failed

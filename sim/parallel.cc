@@ -55,6 +55,10 @@ Progress::Progress() : Progress(isatty(STDERR_FILENO) != 0) {}
 
 Progress::Progress(bool enabled) : enabled_(enabled) {}
 
+Progress::Progress(Terminal, Otherwise otherwise) : Progress() {
+  tenths_ = !enabled_ && otherwise == kTenths;
+}
+
 Progress::~Progress() {
   Clear();
 }
@@ -68,6 +72,16 @@ void Progress::Show(const std::string& line) {
   std::fprintf(stderr, "\r%s%s", line.c_str(), pad.c_str());
   std::fflush(stderr);
   shown_ = line.size();
+}
+
+void Progress::Count(const std::string& what, size_t done, size_t total) {
+  const std::string line = what + " " + std::to_string(done) + " / " + std::to_string(total);
+  if (enabled_) {
+    Show(line);
+  } else if (tenths_ && done > 0 && done <= total && done * 10 / total != (done - 1) * 10 / total) {
+    std::fprintf(stderr, "%s\n", line.c_str());
+    std::fflush(stderr);
+  }
 }
 
 void Progress::Clear() {

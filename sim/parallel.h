@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -28,12 +29,18 @@ void ParallelFor(size_t n, int jobs, const std::function<void(size_t i)>& work,
 
 /// A progress line on stderr: Show replaces it, Clear removes it (call it before printing a line
 /// of output, so that the two do not mix), the destructor removes it too. It shows nothing when
-/// disabled, by default when stderr is not a terminal. Not thread-safe: use it from one thread
-/// at a time (ParallelFor's `done` is).
+/// disabled, by default when stderr is not a terminal. Count shows "<what> <done> / <total>" the
+/// same way; without a terminal, a Progress made with kTenths prints it as a line of its own at
+/// every tenth of the total instead (so that a log shows the runs going on). Not thread-safe: use
+/// it from one thread at a time (ParallelFor's `done` is).
 class Progress {
  public:
+  enum Terminal : uint8_t { kTerminal };  // shown in place when stderr is a terminal
+  enum Otherwise : uint8_t { kNothing, kTenths };
+
   Progress();
   explicit Progress(bool enabled);
+  Progress(Terminal, Otherwise otherwise);
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -41,10 +48,12 @@ class Progress {
   bool enabled() const { return enabled_; }
   void Show(const std::string& line);
   void Clear();
+  void Count(const std::string& what, size_t done, size_t total);
 
  private:
   bool enabled_;
-  size_t shown_ = 0;  // characters of the line now on the terminal
+  bool tenths_ = false;  // Count prints lines at every tenth (no terminal, kTenths)
+  size_t shown_ = 0;     // characters of the line now on the terminal
 };
 
 }  // namespace htm::sim
