@@ -4,7 +4,11 @@
 #   make run      set up, build, and run the htmsim suite: every workload under the papers' TM
 #                 configurations on the GPU-TM system model, and the GPU-LocalTM workloads on
 #                 the compute-unit model, each run checked, and the report
-#                 ($(BUILD)/report/report.md) beside the papers' figures; ARGS adds options
+#                 ($(RUN_BUILD)/report/report.md) beside the papers' figures; ARGS adds options.
+#                 Only what the suite needs: the Debian packages of the golden build
+#                 (tools/setup.sh --golden) and htmsim in a tree of its own, $(RUN_BUILD),
+#                 configured with -DHTM_RTL=OFF (no Verilator, no Yosys); the setup, configure
+#                 and build logs go to files in it, the terminal gets one line per step
 #   make lockstep the block lockstep regression (RTL against the golden models), with a summary
 #   make test     set up, build, and run the test suite (ctest, everything except long flows)
 #   make regress  long lockstep runs (40 times the make-test length, then 8 seeds x 1M cycles
@@ -18,14 +22,19 @@
 #                 the figures table
 #   make clean
 BUILD ?= build
+RUN_BUILD ?= $(BUILD)-run
 JOBS ?= $(shell nproc)
 LONG ?= OFF
 CTEST = ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j$(JOBS)
+STEP = tools/quiet_step.py
 
-.PHONY: run lockstep test regress formal fpga setup configure build clean
+.PHONY: run lockstep test regress formal fpga setup setup-golden configure build clean
 
 setup:
 	@tools/setup.sh
+
+setup-golden:
+	@HTM_SETUP_LOG=$(RUN_BUILD)/setup.log tools/setup.sh --golden
 
 configure: setup
 	@bin=$$(HTM_SETUP_QUIET=1 tools/setup.sh --print-bin) && \
@@ -34,11 +43,16 @@ configure: setup
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
-run: build
-	$(BUILD)/sim/htmsim suite --jobs $(JOBS) --out $(BUILD)/report $(ARGS)
+run: setup-golden
+	@$(STEP) --log $(RUN_BUILD)/configure.log --label "configure $(RUN_BUILD) (golden models)" \
+	  -- cmake -S . -B $(RUN_BUILD) -G Ninja -DHTM_RTL=OFF
+	@$(STEP) --log $(RUN_BUILD)/build.log --label "build $(RUN_BUILD)/sim/htmsim" \
+	  -- cmake --build $(RUN_BUILD) --target htmsim -j$(JOBS)
+	@echo "$(RUN_BUILD)/sim/htmsim suite --quiet --jobs $(JOBS) --out $(RUN_BUILD)/report $(ARGS)"
+	@$(RUN_BUILD)/sim/htmsim suite --quiet --jobs $(JOBS) --out $(RUN_BUILD)/report $(ARGS)
 
 lockstep: build
-	$(BUILD)/sim/htmsim lockstep $(ARGS)
+	$(BUILD)/sim/htmsim-rtl lockstep $(ARGS)
 
 test: build
 	$(CTEST) -LE '_long$$'
@@ -48,29 +62,29 @@ regress:
 	HTM_CYCLES_SCALE=40 ctest --test-dir $(BUILD)-long --output-on-failure --no-tests=error \
 	  -j$(JOBS) -L '^(lockstep|netlist)$$'
 	for seed in 1 2 3 4 5 6 7 8; do \
-	  $(BUILD)-long/sim/htmsim --cycles 1000000 --seed $$seed || exit 1; done
+	  $(BUILD)-long/sim/htmsim-rtl lockstep --cycles 1000000 --seed $$seed || exit 1; done
 	for seed in 1 2 3 4; do \
 	  for cfg in default small; do \
-	    $(BUILD)-long/sim/htm_si oracle --config $$cfg --histories 1000000 --seed $$seed \
+	    $(BUILD)-long/sim/htmsim si oracle --config $$cfg --histories 1000000 --seed $$seed \
 	      || exit 1; done; \
-	  $(BUILD)-long/sim/htm_si oracle --config one --slots 2 --histories 1000000 \
+	  $(BUILD)-long/sim/htmsim si oracle --config one --slots 2 --histories 1000000 \
 	    --seed $$seed || exit 1; \
-	  $(BUILD)-long/sim/htm_si oracle --slots 8 --instances 24 --addresses 8 \
+	  $(BUILD)-long/sim/htmsim si oracle --slots 8 --instances 24 --addresses 8 \
 	    --write-percent 25 --histories 1000000 --seed $$seed || exit 1; done
 	for seed in 1 2 3 4 5 6 7 8; do \
-	  $(BUILD)-long/sim/htm_cu_system --config small --units 2 --cores 4 \
+	  $(BUILD)-long/sim/htmsim cu-system --config small --units 2 --cores 4 \
 	    --transactions 1000000 --seed $$seed || exit 1; \
-	  $(BUILD)-long/sim/htm_cu_system --config small --units 3 --cores 4 --max-reads 12 \
+	  $(BUILD)-long/sim/htmsim cu-system --config small --units 3 --cores 4 --max-reads 12 \
 	    --max-writes 8 --pool 40 --transactions 300000 --seed $$seed || exit 1; \
-	  $(BUILD)-long/sim/htm_cu_system --config one --units 2 --cores 2 --max-reads 2 \
+	  $(BUILD)-long/sim/htmsim cu-system --config one --units 2 --cores 2 --max-reads 2 \
 	    --max-writes 2 --pool 4 --transactions 500000 --seed $$seed || exit 1; \
-	  $(BUILD)-long/sim/htm_cu_system --config default --units 4 --cores 32 --pool 64 \
+	  $(BUILD)-long/sim/htmsim cu-system --config default --units 4 --cores 32 --pool 64 \
 	    --transactions 500000 --seed $$seed || exit 1; done
 	ctest --test-dir $(BUILD)-long --output-on-failure --no-tests=error -j$(JOBS) \
 	  -L '^cosim_long$$'
 	$(BUILD)-long/sim/htmsim suite --jobs $(JOBS) --no-lds --keep-logs \
 	  --out $(BUILD)-long/cosim/golden
-	$(BUILD)-long/sim/htmsim suite --jobs $(JOBS) --no-lds --keep-logs --rtl all \
+	$(BUILD)-long/sim/htmsim-rtl suite --jobs $(JOBS) --no-lds --keep-logs --rtl all \
 	  --out $(BUILD)-long/cosim/rtl
 	python3 tools/compare_runs.py $(BUILD)-long/cosim/golden $(BUILD)-long/cosim/rtl
 
@@ -82,4 +96,4 @@ fpga: build
 	@tools/fpga_table.py $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-long
+	rm -rf $(BUILD) $(BUILD)-long $(RUN_BUILD)

@@ -2,8 +2,9 @@
 //
 // Helpers of the command-line tools: output files written through a temporary file and renamed
 // when complete, so that a command that stops early leaves nothing half-written
-// (docs/htmsim.md), comma-separated option lists, and numeric options that refuse what is not a
-// number of their type.
+// (docs/htmsim.md), comma-separated option lists, numeric options that refuse what is not a
+// number of their type, and the parsing of a command's options with the one message for a
+// malformed command line.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -118,6 +120,30 @@ inline bool WriteFileAtomically(const std::string& path, const std::string& text
   }
   f.os() << text;
   return f.Commit();
+}
+
+/// Parses a command's options (and its positional ones, when `pos` is given) into `vm`. On a
+/// malformed command line prints "<who>: <what> (try <who> --help)" on stderr and returns false:
+/// the command then exits 2 (bad usage).
+inline bool ParseOptions(
+    const std::string& who, int argc, char** argv,
+    const boost::program_options::options_description& desc,
+    boost::program_options::variables_map& vm,
+    const boost::program_options::positional_options_description* pos = nullptr) {
+  namespace po = boost::program_options;
+  try {
+    po::command_line_parser parser(argc, argv);
+    parser.options(desc);
+    if (pos != nullptr) {
+      parser.positional(*pos);
+    }
+    po::store(parser.run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << who << ": " << e.what() << " (try " << who << " --help)\n";
+    return false;
+  }
+  return true;
 }
 
 /// The items of a comma-separated list, empty items dropped.

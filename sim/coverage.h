@@ -56,10 +56,8 @@ class CoverageSum {
   std::vector<Part> parts_;
 };
 
-/// The named configuration of `block` whose parameters are the machine's ("" none).
+/// The named configuration of `block` whose parameters are the machine's: "" when none has
+/// them, or in htmsim, which has no registry of the Verilated models (rtl_models.h).
 std::string ConfigName(const gpu::MachineConfig& m, gpu::TmMode tm, const std::string& block);
-
-/// `htmsim coverage`: the bench column (argv[0] is the command's name). Returns the exit status.
-int CoverageCommand(int argc, char** argv);
 
 }  // namespace htm::sim

@@ -1,182 +1,178 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htmsim: the project's command-line simulator.
-//   htmsim run|list|check ...   benchmark workloads on the GPU-TM system model (htmsim_tm.cc)
-//   htmsim [lockstep] [options] the lockstep regression of every block x configuration (RTL
-//                               against the golden model, optionally the Yosys netlists)
-//   htmsim coverage [options]   the benches' coverage events per block (docs/coverage.md)
-#include <algorithm>
-#include <cstdio>
+// htmsim: the project's command-line tool. One table of commands (name, summary, function)
+// dispatches `htmsim COMMAND ...` and writes `htmsim --help`; each command is in its own file
+// (commands.h).
+//
+// Two executables are built from it: htmsim, with the golden models only, and htmsim-rtl, the
+// same commands with the Verilated models linked in (rtl_models.h; docs/htmsim.md, "One tool,
+// two builds"). A command that needs the Verilated models (lockstep, or --rtl) given to htmsim
+// runs htmsim-rtl from the same directory in its place, or, when it is not there, exits 2 naming
+// the target to build.
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iomanip>
 #include <iostream>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include <boost/program_options.hpp>
+#include <unistd.h>
 
-#include "cli_util.h"
-#include "coverage.h"
-#include "htm/tb/registry.h"
-#include "htm/tb/stimulus.h"
-#include "htmsim_tm.h"
+#include "commands.h"
+#include "rtl_models.h"
 
-namespace po = boost::program_options;
+namespace htm::sim {
 
 namespace {
 
-struct Args {
-  std::vector<std::string> blocks;
-  std::vector<std::string> configs;
-  uint64_t cycles = 200000;
-  std::optional<uint64_t> seed;
-  std::string waves;
-  bool netlist = false;
-  bool list = false;
+/// When a command needs the Verilated models.
+enum class NeedsRtl : uint8_t {
+  kNever,
+  kWithRtlOption,  // when --rtl is given
+  kAlways,
 };
 
-int Usage(const po::options_description& desc) {
-  std::cout << "Usage: htmsim [lockstep] [options]\n"
-               "       htmsim run|list|check|suite ... (benchmark workloads; htmsim run --help)\n"
-               "       htmsim coverage ... (the benches' coverage events; htmsim coverage "
-               "--help)\n\n"
-               "Runs the cycle-exact lockstep regression (RTL against the golden model) of every\n"
-               "block and named configuration, or of those selected, and prints a summary.\n\n"
-            << desc
-            << "\nExit status: 0 when every run passed, 1 when one failed, 2 on bad "
-               "usage.\n";
-  return 0;
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(int argc, char** argv);
+  NeedsRtl rtl;
+};
+
+const Command kCommands[] = {
+    {"run", "a workload under a TM configuration on the system model, checked", RunCommand,
+     NeedsRtl::kWithRtlOption},
+    {"suite", "every workload x TM configuration (and GPU-LocalTM); the report", SuiteCommand,
+     NeedsRtl::kWithRtlOption},
+    {"check", "checks a commit log written by run --commit-log", CheckCommand, NeedsRtl::kNever},
+    {"list", "the workloads, TM configurations, machines and scales", ListCommand,
+     NeedsRtl::kNever},
+    {"lds", "GPU-LocalTM on the compute-unit model: list, run, suite, rates", LdsCommand,
+     NeedsRtl::kWithRtlOption},
+    {"ecr", "rates of the early-conflict-resolution blocks CAT and RCT", EcrCommand,
+     NeedsRtl::kWithRtlOption},
+    {"si", "the post-dating unit against an exact cycle detector: oracle", SiCommand,
+     NeedsRtl::kNever},
+    {"cu-system", "commit units with scripted cores: serial-order harness, rates", CuSystemCommand,
+     NeedsRtl::kNever},
+    {"lockstep", "every block's RTL (and netlist) against its golden model", LockstepCommand,
+     NeedsRtl::kAlways},
+    {"coverage", "the blocks' coverage events under their random benches", CoverageCommand,
+     NeedsRtl::kAlways},
+};
+
+std::string& ProgramPathStorage() {
+  static std::string path = "htmsim";
+  return path;
+}
+
+void Usage(std::ostream& os) {
+  os << "Usage: htmsim COMMAND [options]       (htmsim COMMAND --help: the command's options)\n\n"
+        "Commands:\n";
+  for (const Command& c : kCommands) {
+    os << "  " << std::left << std::setw(10) << c.name << " " << c.summary
+       << (c.rtl == NeedsRtl::kAlways ? " [htmsim-rtl]" : "") << "\n";
+  }
+  os << "\nThis is "
+     << (HasRtlModels() ? "htmsim-rtl, with the golden and the Verilated models."
+                        : "htmsim, with the golden models only.")
+     << " lockstep, and --rtl of run, suite,\n"
+        "lds rates and ecr rates, need the Verilated models: htmsim hands them to htmsim-rtl\n"
+        "in its own directory. `htmsim --block ...` (lockstep options first) is htmsim lockstep.\n"
+        "Exit status: 0 success, 1 a run or check failed, 2 bad usage.\n";
+}
+
+bool HasRtlOption(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--rtl") == 0 || std::strncmp(argv[i], "--rtl=", 6) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Runs htmsim-rtl from this executable's directory with the same command line; returns only
+/// when it cannot (exit status 2, the message names the target to build).
+int HandOverToRtl(const std::string& what, int argc, char** argv) {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path sibling =
+      ec ? std::filesystem::path() : self.parent_path() / "htmsim-rtl";
+  if (!sibling.empty() && access(sibling.c_str(), X_OK) == 0) {
+    std::vector<std::string> store(argv, argv + argc);
+    store[0] = sibling.string();
+    std::vector<char*> args;
+    for (std::string& s : store) {
+      args.push_back(s.data());
+    }
+    args.push_back(nullptr);
+    execv(sibling.c_str(), args.data());
+    std::cerr << "htmsim: cannot run " << sibling.string() << ": " << std::strerror(errno) << "\n";
+    return 2;
+  }
+  std::cerr << what
+            << ": needs the Verilated models; this htmsim has the golden models only and no "
+               "htmsim-rtl beside it"
+            << (sibling.empty() ? "" : " (" + sibling.string() + ")")
+            << ".\nBuild the target htmsim-rtl, in a tree configured with -DHTM_RTL=ON (the "
+               "default, as make test's build/):\n"
+               "  make configure && cmake --build build --target htmsim-rtl\n"
+               "then run build/sim/htmsim-rtl, or build/sim/htmsim, which hands over to it.\n";
+  return 2;
 }
 
 }  // namespace
 
+const std::string& ProgramPath() {
+  return ProgramPathStorage();
+}
+
+}  // namespace htm::sim
+
 int main(int argc, char** argv) {
-  if (argc > 1 && htm::sim::IsTmCommand(argv[1])) {
-    return htm::sim::TmCommand(argc - 1, argv + 1);
+  using htm::sim::Command;
+  using htm::sim::kCommands;
+  using htm::sim::NeedsRtl;
+  htm::sim::ProgramPathStorage() = argv[0];
+  if (argc < 2) {
+    htm::sim::Usage(std::cerr);
+    return 2;
   }
-  if (argc > 1 && std::string(argv[1]) == "coverage") {
-    return htm::sim::CoverageCommand(argc - 1, argv + 1);
-  }
+  std::string name = argv[1];
   std::vector<char*> args(argv, argv + argc);
-  if (argc > 1 && std::string(argv[1]) == "lockstep") {
-    args.erase(args.begin() + 1);
-    argc = static_cast<int>(args.size());
-    argv = args.data();
-  }
-  Args a;
-  uint64_t seed_value = 0;
-  po::options_description desc("Options");
-  desc.add_options()("help,h", "print this help and exit")(
-      "list", po::bool_switch(&a.list), "list the blocks and configurations and exit")(
-      "block", po::value(&a.blocks)->composing(), "run only this block (repeatable), e.g. htm_sig")(
-      "config", po::value(&a.configs)->composing(),
-      "run only this named configuration (repeatable), e.g. default")(
-      "cycles", htm::sim::Num(&a.cycles), "random stimulus cycles per run (> 0)")(
-      "seed", htm::sim::NumNoDefault(&seed_value),
-      "stimulus seed (default: $HTM_SEED, else random)")("netlist", po::bool_switch(&a.netlist),
-                                                         "also run the Yosys netlists")(
-      "waves", po::value(&a.waves),
-      "dump FST waves to this file (needs exactly one selected run); a GTKWave view is "
-      "written to <file>.gtkw");
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "htmsim: " << e.what() << " (try --help)\n";
-    return 2;
-  }
-  if (vm.count("help")) {
-    return Usage(desc);
-  }
-  if (a.cycles == 0) {
-    std::cerr << "htmsim: --cycles must be greater than 0\n";
-    return 2;
-  }
-  if (vm.count("seed")) {
-    a.seed = seed_value;
-  }
-  const auto& reg = htm::tb::Registry();
-  auto known = [&](const std::string& v, bool block) {
-    return std::any_of(reg.begin(), reg.end(),
-                       [&](const htm::tb::Entry& e) { return (block ? e.block : e.config) == v; });
-  };
-  for (const auto& b : a.blocks) {
-    if (!known(b, true)) {
-      std::cerr << "htmsim: unknown block '" << b << "' (see --list)\n";
-      return 2;
-    }
-  }
-  for (const auto& c : a.configs) {
-    if (!known(c, false)) {
-      std::cerr << "htmsim: unknown configuration '" << c << "' (see --list)\n";
-      return 2;
-    }
-  }
-  auto selected = [&](const htm::tb::Entry& e) {
-    auto in = [](const std::vector<std::string>& v, const std::string& s) {
-      return v.empty() || std::find(v.begin(), v.end(), s) != v.end();
-    };
-    return in(a.blocks, e.block) && in(a.configs, e.config) && (a.netlist || !e.netlist);
-  };
-  std::vector<const htm::tb::Entry*> runs;
-  for (const auto& e : reg) {
-    if (a.list) {
-      std::printf("%-18s %-10s %s\n", e.block.c_str(), e.config.c_str(),
-                  e.netlist ? "netlist" : "rtl");
-    } else if (selected(e)) {
-      runs.push_back(&e);
-    }
-  }
-  if (a.list) {
+  static char help[] = "--help";
+  if (name == "help" && argc > 2) {  // htmsim help COMMAND: htmsim COMMAND --help
+    name = argv[2];
+    args = {argv[0], argv[2], help};
+  } else if (name == "--help" || name == "-h" || name == "help") {
+    htm::sim::Usage(std::cout);
     return 0;
+  } else if (name.size() > 1 && name[0] == '-') {
+    // The lockstep regression's options without the command name, as before there were
+    // commands.
+    static char lockstep[] = "lockstep";
+    args.insert(args.begin() + 1, lockstep);
+    name = lockstep;
   }
-  if (runs.empty()) {
-    std::cerr << "htmsim: no block/configuration matches the selection (see --list)\n";
-    return 2;
-  }
-  if (!a.waves.empty() && runs.size() != 1) {
-    std::cerr << "htmsim: --waves needs exactly one run; select it with --block and --config "
-                 "(selected: "
-              << runs.size() << ")\n";
-    return 2;
-  }
-  uint64_t seed = 0;
-  try {
-    seed = a.seed ? *a.seed : htm::tb::SeedFromEnv();
-  } catch (const std::exception& e) {
-    std::cerr << "htmsim: " << e.what() << "\n";
-    return 2;
-  }
-  std::printf("htmsim: lockstep regression, seed %llu, %llu cycles per run\n\n",
-              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(a.cycles));
-  std::printf("%-18s %-10s %-8s %10s %14s  %s\n", "block", "config", "model", "cycles", "cycles/s",
-              "result");
-  int failed = 0;
-  std::vector<std::string> reports;
-  for (const auto* e : runs) {
-    htm::tb::RunOptions o;
-    o.block = e->block;
-    o.config = e->config;
-    o.netlist = e->netlist;
-    o.seed = seed;
-    o.cycles = a.cycles;
-    o.waves = a.waves;
-    o.repro = std::string(argv[0]) + " --block " + e->block + " --config " + e->config +
-              (e->netlist ? " --netlist" : "") + " --seed " + std::to_string(seed) + " --cycles " +
-              std::to_string(a.cycles) + " --waves " + e->block + "_" + e->config + ".fst";
-    const htm::tb::RunResult r = e->run(o);
-    std::printf("%-18s %-10s %-8s %10llu %14.0f  %s\n", e->block.c_str(), e->config.c_str(),
-                e->netlist ? "netlist" : "rtl", static_cast<unsigned long long>(r.cycles),
-                r.seconds > 0 ? r.cycles / r.seconds : 0.0, r.passed ? "PASS" : "FAIL");
-    std::fflush(stdout);
-    if (!r.passed) {
-      ++failed;
-      reports.push_back(r.error);
+  for (const Command& c : kCommands) {
+    if (name != c.name) {
+      continue;
     }
+    const int n = static_cast<int>(args.size());
+    if (!htm::sim::HasRtlModels() &&
+        (c.rtl == NeedsRtl::kAlways ||
+         (c.rtl == NeedsRtl::kWithRtlOption && htm::sim::HasRtlOption(n, args.data())))) {
+      return htm::sim::HandOverToRtl(
+          c.rtl == NeedsRtl::kAlways ? "htmsim " + name : "htmsim " + name + " --rtl", n,
+          args.data());
+    }
+    return c.run(n - 1, args.data() + 1);
   }
-  for (const auto& r : reports) {
-    std::printf("\n%s", r.c_str());
+  std::string names;
+  for (const Command& c : kCommands) {
+    names += (names.empty() ? "" : ", ") + std::string(c.name);
   }
-  std::printf("\n%zu passed, %d failed\n", runs.size() - failed, failed);
-  return failed ? 1 : 0;
+  std::cerr << "htmsim: unknown command '" << name << "' (" << names << "; try htmsim --help)\n";
+  return 2;
 }

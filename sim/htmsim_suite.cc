@@ -5,7 +5,6 @@
 // commit log through the independent checker), and a report placing the figures next to the
 // papers' (docs/htmsim.md, "The suite and the report").
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -15,23 +14,22 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <boost/program_options.hpp>
-#include <unistd.h>
 
 #include "cli_util.h"
+#include "commands.h"
 #include "coverage.h"
 #include "htm/machine/gpu/commit_log.h"
 #include "htm/machine/gpu/system.h"
 #include "htm/workloads/lds/workloads.h"
 #include "htmsim_tm.h"
 #include "lds_suite.h"
+#include "parallel.h"
 #include "rtl_options.h"
 #include "svg_chart.h"
 
@@ -794,12 +792,12 @@ std::string ReportMarkdown(const Report& rep, BarChart* fig8, BarChart* fig10, B
 
 }  // namespace
 
-int Suite(int argc, char** argv) {
+int SuiteCommand(int argc, char** argv) {
   std::string config = "default", scale_name = "default", out = "htmsim-report";
   std::string workload_list, tm_list, coverage_path;
   uint64_t seed = 1, max_cycles = 0;
-  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  bool paper = false, keep_logs = false, no_lds = false;
+  int jobs = DefaultJobs();
+  bool paper = false, keep_logs = false, no_lds = false, quiet = false;
   std::string lds_list;
   RtlArgs rtl;
   po::options_description desc("Options of htmsim suite");
@@ -824,13 +822,12 @@ int Suite(int argc, char** argv) {
       "GPU-LocalTM benchmarks to run on the compute-unit model, e.g. HT,IT (default: all of "
       "them when no --workloads or --tm is given, else none)")("no-lds", po::bool_switch(&no_lds),
                                                                "leave the GPU-LocalTM suite out");
+  desc.add_options()("quiet,q", po::bool_switch(&quiet),
+                     "print only the failures and the summary: no line per run, no tables, no "
+                     "report (they are in OUT); the progress stays on a terminal");
   rtl.Add(desc);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "htmsim suite: " << e.what() << " (try htmsim suite --help)\n";
+  if (!ParseOptions("htmsim suite", argc, argv, desc, vm)) {
     return 2;
   }
   if (vm.count("help")) {
@@ -857,8 +854,8 @@ int Suite(int argc, char** argv) {
   if (paper) {
     rep.scale = gpu::Scale::kPaper;
   }
-  if (jobs < 1 || jobs > 256) {
-    std::cerr << "htmsim suite: --jobs must be in 1..256, got " << jobs << "\n";
+  if (std::string err = CheckJobs(jobs); !err.empty()) {
+    std::cerr << "htmsim suite: " << err << "\n";
     return 2;
   }
   if (vm.count("workloads")) {
@@ -963,53 +960,42 @@ int Suite(int argc, char** argv) {
   std::cout << "htmsim suite: " << queue.size() << " runs (" << rep.workloads.size()
             << " workloads, " << rep.modes.size() << " TM configurations) on machine "
             << rep.machine->name << ", scale " << gpu::ToString(rep.scale) << ", seed " << seed
-            << ", " << jobs << " at once\n";
+            << ", " << jobs << " at once" << std::endl;
   std::vector<Outcome> outcomes(queue.size());
-  std::atomic<size_t> next{0};
-  std::mutex print;
-  size_t done = 0;
-  const bool tty = isatty(STDERR_FILENO) != 0;
+  Progress progress(Progress::kTerminal, quiet ? Progress::kTenths : Progress::kNothing);
   const auto t0 = std::chrono::steady_clock::now();
-  auto worker = [&] {
-    for (size_t i = next++; i < queue.size(); i = next++) {
-      const Job& j = queue[i];
-      const std::string log_path = (std::filesystem::path(out) / "logs" /
-                                    (j.workload->name + "." + gpu::ToString(j.tm) + ".jsonl"))
-                                       .string();
-      outcomes[i] =
-          RunOne(j, *rep.machine, rep.scale, seed, max_cycles, j.rtl, log_path, keep_logs);
-      const Outcome& o = outcomes[i];
-      std::lock_guard<std::mutex> lock(print);
-      ++done;
-      if (tty) {
-        std::cerr << "\r" << std::string(40, ' ') << "\r";
-      }
-      std::cout << "  " << std::left << std::setw(8) << j.workload->name << " " << std::setw(12)
-                << gpu::ToString(j.tm) << std::right << std::setw(12) << o.stats.cycles
-                << " cycles " << std::setw(8) << o.stats.commits << " commits " << std::setw(8)
-                << o.stats.aborts << " aborts " << std::setw(7) << Fixed(o.seconds, 1) << " s  "
-                << (o.ok ? "passed" : "FAILED: " + o.failure) << std::endl;
-      if (tty) {
-        std::cerr << "  runs done " << done << " / " << queue.size() << std::flush;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int k = 0; k < std::min<int>(jobs, static_cast<int>(queue.size())); ++k) {
-    pool.emplace_back(worker);
-  }
-  for (auto& th : pool) {
-    th.join();
-  }
-  if (tty) {
-    std::cerr << "\r" << std::string(40, ' ') << "\r";
-  }
+  ParallelFor(
+      queue.size(), jobs,
+      [&](size_t i) {
+        const Job& j = queue[i];
+        const std::string log_path = (std::filesystem::path(out) / "logs" /
+                                      (j.workload->name + "." + gpu::ToString(j.tm) + ".jsonl"))
+                                         .string();
+        outcomes[i] =
+            RunOne(j, *rep.machine, rep.scale, seed, max_cycles, j.rtl, log_path, keep_logs);
+      },
+      [&](size_t i, size_t done) {
+        const Job& j = queue[i];
+        const Outcome& o = outcomes[i];
+        if (!quiet || !o.ok) {
+          progress.Clear();
+          std::cout << "  " << std::left << std::setw(8) << j.workload->name << " " << std::setw(12)
+                    << gpu::ToString(j.tm) << std::right << std::setw(12) << o.stats.cycles
+                    << " cycles " << std::setw(8) << o.stats.commits << " commits " << std::setw(8)
+                    << o.stats.aborts << " aborts " << std::setw(7) << Fixed(o.seconds, 1) << " s  "
+                    << (o.ok ? "passed" : "FAILED: " + o.failure) << std::endl;
+        }
+        progress.Count("  runs done", done, queue.size());
+      });
+  progress.Clear();
   rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (run_lds) {
-    std::cout << "htmsim suite: the GPU-LocalTM suite on the compute-unit model\n";
-    rep.lds = RunLdsSuite(1, jobs, lds_benches, tty, rep.command);
-    std::cout << rep.lds->table << "  " << rep.lds->runs << " runs, " << rep.lds->failed
-              << " failed, " << Fixed(rep.lds->wall_seconds, 1) << " s wall\n";
+    std::cout << "htmsim suite: the GPU-LocalTM suite on the compute-unit model" << std::endl;
+    rep.lds = RunLdsSuite(1, jobs, lds_benches, progress.enabled(), rep.command);
+    if (!quiet) {
+      std::cout << rep.lds->table << "  " << rep.lds->runs << " runs, " << rep.lds->failed
+                << " failed, " << Fixed(rep.lds->wall_seconds, 1) << " s wall\n";
+    }
     for (const std::string& e : rep.lds->errors) {
       std::cout << "  FAILED: " << e << "\n";
     }
@@ -1060,7 +1046,9 @@ int Suite(int argc, char** argv) {
       (!rep.lds || (WriteFileAtomically((dir / "lds_results.md").string(), rep.lds->markdown) &&
                     WriteFileAtomically((dir / "lds_results.csv").string(), rep.lds->csv))) &&
       WriteFileAtomically((dir / "report.md").string(), md);
-  std::cout << "\n" << md;
+  if (!quiet) {
+    std::cout << "\n" << md;
+  }
   if (!written) {
     std::cerr << "htmsim suite: writing the report in " << out << " failed\n";
     return 1;
@@ -1072,6 +1060,14 @@ int Suite(int argc, char** argv) {
               << rep.lds->runs << " runs passed";
   }
   std::cout << "; report in " << (dir / "report.md").string() << "\n";
+  if (quiet) {
+    std::cout << "  every run in " << (dir / "results.csv").string() << ", the plots in "
+              << (dir / "fig*.svg").string() << "; " << Fixed(rep.wall_seconds, 0)
+              << " s of system-model runs"
+              << (rep.lds ? ", " + Fixed(rep.lds->wall_seconds, 0) + " s of GPU-LocalTM runs"
+                          : std::string())
+              << "\n";
+  }
   return failed == 0 && (!rep.lds || rep.lds->failed == 0) ? 0 : 1;
 }
 

@@ -15,13 +15,14 @@
 #include <string>
 
 #include <boost/program_options.hpp>
-#include <unistd.h>
 
 #include "cli_util.h"
+#include "commands.h"
 #include "coverage.h"
 #include "htm/machine/gpu/commit_log.h"
 #include "htm/machine/gpu/stats.h"
 #include "htm/machine/gpu/system.h"
+#include "parallel.h"
 #include "rtl_options.h"
 
 namespace po = boost::program_options;
@@ -172,11 +173,7 @@ int Run(int argc, char** argv) {
       "max-cycles", Num(&max_cycles), "stop with an error after this many cycles (0: 200 000 000)");
   rtl.Add(desc);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "htmsim run: " << e.what() << " (try htmsim run --help)\n";
+  if (!ParseOptions("htmsim run", argc, argv, desc, vm)) {
     return 2;
   }
   if (vm.count("help")) {
@@ -281,20 +278,18 @@ int Run(int argc, char** argv) {
         gpu::JsonLogWriter::Header{info->name, tm_name, machine->name, gpu::ToString(scale), seed});
     opt.log = writer.get();
   }
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  if (tty) {
-    opt.progress = [](uint64_t cycle, uint64_t done, uint64_t threads) {
-      std::cerr << "\r  cycle " << cycle << ", threads finished " << done << " / " << threads
-                << std::flush;
+  Progress progress;
+  if (progress.enabled()) {
+    opt.progress = [&progress](uint64_t cycle, uint64_t done, uint64_t threads) {
+      progress.Show("  cycle " + std::to_string(cycle) + ", threads finished " +
+                    std::to_string(done) + " / " + std::to_string(threads));
     };
   }
   const auto t0 = std::chrono::steady_clock::now();
   const RunResult r = gpu::RunSystem(*machine, tm, *w, opt);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (tty) {
-    std::cerr << "\r" << std::string(60, ' ') << "\r";
-  }
+  progress.Clear();
   PrintStats(r.stats, seconds);
   if (log_file && !log_file->Commit()) {
     std::cerr << "htmsim run: writing " << log_path << " failed\n";
@@ -368,22 +363,25 @@ int Check(int argc, char** argv) {
 
 }  // namespace
 
-bool IsTmCommand(const std::string& cmd) {
-  return cmd == "run" || cmd == "list" || cmd == "check" || cmd == "suite";
+int RunCommand(int argc, char** argv) {
+  return Run(argc, argv);
 }
 
-int TmCommand(int argc, char** argv) {
-  const std::string cmd = argv[0];
-  if (cmd == "list") {
-    return List();
+int ListCommand(int argc, char** argv) {
+  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    std::cout << "Usage: htmsim list\n\nLists the workloads, TM configurations, machines and "
+                 "scales of htmsim run and suite.\n";
+    return 0;
   }
-  if (cmd == "check") {
-    return Check(argc, argv);
+  if (argc > 1) {
+    std::cerr << "htmsim list: takes no options or arguments (got '" << argv[1] << "')\n";
+    return 2;
   }
-  if (cmd == "suite") {
-    return Suite(argc, argv);
-  }
-  return Run(argc, argv);
+  return List();
+}
+
+int CheckCommand(int argc, char** argv) {
+  return Check(argc, argv);
 }
 
 }  // namespace htm::sim

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htmsim's workload commands (run, list, check, suite) on the GPU-TM system model.
+// What htmsim's workload commands (run, list, check, suite; commands.h) share on the GPU-TM
+// system model.
 #pragma once
 
 #include <cstdint>
@@ -12,13 +13,6 @@
 #include "htm/machine/gpu/system.h"
 
 namespace htm::sim {
-
-/// True for the commands TmCommand handles.
-bool IsTmCommand(const std::string& cmd);
-/// Runs a command; argv[0] is the command's name. Returns the exit status.
-int TmCommand(int argc, char** argv);
-/// `htmsim suite` (htmsim_suite.cc).
-int Suite(int argc, char** argv);
 
 /// The workloads' and the TM configurations' names, comma-separated, for messages.
 std::string WorkloadNames();

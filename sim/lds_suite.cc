@@ -4,16 +4,14 @@
 #include "lds_suite.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <map>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "htm/configs/htm_lds_tm.h"
 #include "htm/workloads/lds/workloads.h"
+#include "parallel.h"
 
 namespace htm::sim {
 
@@ -53,35 +51,6 @@ void RunJob(LdsJob& j) {
   }
   j.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
-
-namespace {
-
-void RunAll(std::vector<LdsJob>& jobs, int n_threads, bool progress) {
-  std::atomic<size_t> next{0}, done{0};
-  std::mutex mu;
-  auto worker = [&] {
-    for (size_t i; (i = next++) < jobs.size();) {
-      RunJob(jobs[i]);
-      const size_t d = ++done;
-      if (progress) {
-        std::lock_guard<std::mutex> lock(mu);
-        std::fprintf(stderr, "\r%zu/%zu runs", d, jobs.size());
-      }
-    }
-  };
-  std::vector<std::thread> ts;
-  for (int t = 0; t < std::max(1, n_threads); ++t) {
-    ts.emplace_back(worker);
-  }
-  for (auto& t : ts) {
-    t.join();
-  }
-  if (progress) {
-    std::fprintf(stderr, "\n");
-  }
-}
-
-}  // namespace
 
 std::string LdsBenchNames() {
   std::string s;
@@ -169,7 +138,14 @@ LdsSuite RunLdsSuite(int seeds, int jobs_n, const std::vector<std::string>& benc
   LdsSuite res;
   std::ostringstream table;
   const auto t0 = std::chrono::steady_clock::now();
-  RunAll(jobs, jobs_n, progress);
+  {
+    Progress line(progress);
+    ParallelFor(
+        jobs.size(), jobs_n, [&](size_t i) { RunJob(jobs[i]); },
+        [&](size_t, size_t done) {
+          line.Show(std::to_string(done) + "/" + std::to_string(jobs.size()) + " runs");
+        });
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   // Aggregate per (workload, mode, sel).

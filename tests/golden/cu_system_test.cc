@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The commit-unit correctness harness, short runs (make regress runs millions of transactions
-// with htm_cu_system): several commit units and scripted cores; every committed read must see
+// with htmsim cu-system): several commit units and scripted cores; every committed read must see
 // the value the commit-id order gives, the final memory must be the serial replay's, and the
 // system must drain.
 #include "htm/tb/cu_system.h"

@@ -4,7 +4,7 @@
 // 2017, §4.1): the detector itself on known graphs, the classic write skew, and random histories on
 // the paper-size and small units, where every history with a cycle must be declared (no miss) and
 // the generator must produce cycles at all. Millions of histories run in make regress
-// (htm_si oracle).
+// (htmsim si oracle).
 #include <cstdint>
 #include <cstdio>
 #include <string>

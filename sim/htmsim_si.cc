@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htm_si: checks of the snapshot-isolation blocks.
+// htmsim si: checks of the snapshot-isolation blocks.
 //
-//   htm_si oracle [--config C] [--histories N] [--seed S] [shape options]
+//   htmsim si oracle [--config C] [--histories N] [--seed S] [shape options]
 //
 // oracle: random small histories of transactional reads and writes, their dependency edges
 // fed to the post-dating unit (the golden model of htm_postdate in configuration C), and an
@@ -15,15 +15,19 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli_util.h"
+#include "commands.h"
 #include "htm/configs/htm_postdate.h"
 #include "htm/golden/si_oracle.h"
 
 namespace po = boost::program_options;
 
+namespace htm::sim {
+
 namespace {
 
 int Usage(const po::options_description& desc) {
-  std::cout << "usage: htm_si oracle [options]\n\n"
+  std::cout << "Usage: htmsim si oracle [options]\n\n"
                "  oracle   random histories through the post-dating unit against an exact\n"
                "           dependency-cycle detector (no cycle may be missed)\n\n"
             << desc << "\n";
@@ -32,7 +36,7 @@ int Usage(const po::options_description& desc) {
 
 bool InRange(const char* name, int v, int lo, int hi) {
   if (v < lo || v > hi) {
-    std::cerr << "htm_si: --" << name << " must be in " << lo << ".." << hi << ", got " << v
+    std::cerr << "htmsim si: --" << name << " must be in " << lo << ".." << hi << ", got " << v
               << "\n";
     return false;
   }
@@ -41,7 +45,7 @@ bool InRange(const char* name, int v, int lo, int hi) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int SiCommand(int argc, char** argv) {
   std::string cmd, config = "default";
   int64_t histories = 100000;  // signed, so that a negative count is refused, not wrapped
   uint64_t seed = 1;
@@ -70,18 +74,15 @@ int main(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("command", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "htm_si: " << e.what() << " (try --help)\n";
+  if (!ParseOptions("htmsim si", argc, argv, all, vm, &pos)) {
     return 2;
   }
   if (vm.count("help")) {
     return Usage(desc);
   }
   if (cmd != "oracle") {
-    std::cerr << "htm_si: unknown command '" << cmd << "' (try --help)\n";
+    std::cerr << "htmsim si: " << (cmd.empty() ? "no command" : "unknown command '" + cmd + "'")
+              << " (oracle; try htmsim si --help)\n";
     return 2;
   }
   const htm::golden::PostdateParams* p = nullptr;
@@ -91,12 +92,12 @@ int main(int argc, char** argv) {
     }
   }
   if (p == nullptr) {
-    std::cerr << "htm_si: unknown configuration '" << config
+    std::cerr << "htmsim si: unknown configuration '" << config
               << "' (htm_postdate has default, small, one)\n";
     return 2;
   }
   if (histories < 1) {
-    std::cerr << "htm_si: --histories must be at least 1, got " << histories << "\n";
+    std::cerr << "htmsim si: --histories must be at least 1, got " << histories << "\n";
     return 2;
   }
   if (!InRange("slots", shape.slots, 2, p->num_tx) ||
@@ -131,3 +132,5 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace htm::sim

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htm_lds: GPU-LocalTM on the golden compute-unit model (htm/lds/cu_model.h), and the LDS
+// htmsim lds: GPU-LocalTM on the golden compute-unit model (htm/lds/cu_model.h), and the LDS
 // throughput benchmark.
 //
-//   htm_lds list                              workloads and TM configurations
-//   htm_lds run --workload HT-HC/tm [--mode swo] [--sel sasc] [--seed 1]
-//   htm_lds suite [--seeds 2] [--jobs N] [--out DIR] [--bench HT,IT]
-//   htm_lds rates [--rtl]                     accesses per bank per cycle
+//   htmsim lds list                           workloads and TM configurations
+//   htmsim lds run --workload HT-HC/tm [--mode swo] [--sel sasc] [--seed 1]
+//   htmsim lds suite [--seeds 2] [--jobs N] [--out DIR] [--bench HT,IT]
+//   htmsim lds rates [--rtl]                  accesses per bank per cycle (--rtl: htmsim-rtl)
 //
 // `suite` runs every benchmark of thesis Table 5.7 in both contention levels: the serialized
 // version, the atomics or fine-grained-lock version, and the TM version under every conflict-
@@ -18,49 +18,39 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <boost/program_options.hpp>
-#include <unistd.h>
-
-#include "Vhtm_lds_tm__default.h"
-#include "verilated.h"
 
 #include "cli_util.h"
-#include "htm/configs/htm_lds_bank.h"
+#include "commands.h"
 #include "htm/configs/htm_lds_tm.h"
-#include "htm/golden/lds_bank_model.h"
+#include "htm/golden/instance.h"
 #include "htm/golden/lds_tm_model.h"
 #include "htm/machine/lds/cu_model.h"
 #include "htm/workloads/lds/workloads.h"
 #include "lds_suite.h"
+#include "parallel.h"
+#include "rtl_models.h"
 
 namespace po = boost::program_options;
-using htm::LdsIns;
+
+namespace htm::sim {
 
 namespace {
 
-using htm::sim::Find;
-using htm::sim::kModes;
-using htm::sim::kSels;
-using htm::sim::LdsJob;
-using htm::sim::Named;
-using htm::sim::Ratio;
-using htm::sim::RunJob;
-
-/// `htm_lds suite`: prints the tables, writes DIR/lds_results.md and .csv.
+/// `htmsim lds suite`: prints the tables, writes DIR/lds_results.md and .csv.
 int Suite(int seeds, int jobs_n, const std::string& out, const std::vector<std::string>& benches,
           bool progress) {
-  std::string command = "htm_lds suite --seeds " + std::to_string(seeds);
+  std::string command = "htmsim lds suite --seeds " + std::to_string(seeds);
   for (size_t i = 0; i < benches.size(); ++i) {
     command += (i == 0 ? " --bench " : ",") + benches[i];
   }
-  const htm::sim::LdsSuite r = htm::sim::RunLdsSuite(seeds, jobs_n, benches, progress, command);
+  const LdsSuite r = RunLdsSuite(seeds, jobs_n, benches, progress, command);
   std::fputs(r.table.c_str(), stdout);
   std::printf(
       "\n%zu runs, %d failed; %.0f simulated cycles in %.1f s (%.0f cycles/s per run, "
@@ -75,9 +65,8 @@ int Suite(int seeds, int jobs_n, const std::string& out, const std::vector<std::
     std::filesystem::create_directories(out, ec);
     const std::string mdp = out + "/lds_results.md", csvp = out + "/lds_results.csv";
     // Written to temporary names and renamed: no half-written report.
-    if (ec || !htm::sim::WriteFileAtomically(mdp, r.markdown) ||
-        !htm::sim::WriteFileAtomically(csvp, r.csv)) {
-      std::fprintf(stderr, "htm_lds: cannot write %s%s%s\n", out.c_str(), ec ? ": " : "",
+    if (ec || !WriteFileAtomically(mdp, r.markdown) || !WriteFileAtomically(csvp, r.csv)) {
+      std::fprintf(stderr, "htmsim lds: cannot write %s%s%s\n", out.c_str(), ec ? ": " : "",
                    ec ? ec.message().c_str() : "");
       return 2;
     }
@@ -191,10 +180,16 @@ uint64_t Measure(Cycle&& cycle, const Pattern& pat, int n) {
   return Stream(cycle, pat, n);
 }
 
+// One cycle of an instance: the outputs under `in`, then the rising edge.
+htm::golden::LdsTmOut Step(htm::golden::Instance<htm::golden::LdsTmPorts>& inst,
+                           const htm::golden::LdsTmIn& in) {
+  const htm::golden::LdsTmOut o = inst.Eval(in);
+  inst.Tick(in);
+  return o;
+}
+
 int Rates(bool rtl) {
   using htm::golden::LdsTmIn;
-  using htm::golden::LdsTmModel;
-  using htm::golden::LdsTmOut;
   using htm::golden::LdsTmPorts;
   const auto p = htm::configs::htm_lds_tm::kDefault;
   const Pattern pats[] = {
@@ -207,7 +202,7 @@ int Rates(bool rtl) {
   };
   constexpr int kN = 256;
   std::printf(
-      "htm_lds rates: htm_lds_tm/default (32 banks, wavefronts of 64, DCD + pRWsig + "
+      "htmsim lds rates: htm_lds_tm/default (32 banks, wavefronts of 64, DCD + pRWsig + "
       "sWOsig), %d wavefront\ninstructions per pattern back to back; accesses per bank "
       "per cycle over the banks the pattern uses\n\n",
       kN);
@@ -218,42 +213,26 @@ int Rates(bool rtl) {
   std::printf("\n");
   int bad = 0;
   for (const Pattern& pat : pats) {
-    LdsTmModel m(p);
-    auto mcycle = [&](const LdsTmIn& in) {
-      const LdsTmOut o = m.Eval(in);
-      m.Tick(in);
-      return o;
-    };
-    const uint64_t cyc = Measure(mcycle, pat, kN);
+    htm::golden::GoldenInstance<htm::golden::LdsTmModel> m(p);
+    const uint64_t cyc = Measure([&](const LdsTmIn& in) { return Step(m, in); }, pat, kN);
     const double accesses = pat.kind == 2 ? kN * 1.0 : kN * 64.0;  // a broadcast: one access
     const int banks = pat.kind == 0 ? 32 : 1;
     std::printf("%-50s %8llu %12.3f", pat.name, static_cast<unsigned long long>(cyc),
                 accesses / (static_cast<double>(cyc) * banks));
     if (rtl) {
-      VerilatedContext ctx;
-      Vhtm_lds_tm__default top(&ctx, "TOP");
-      auto half = [&](int clk) {
-        top.clk_i = clk;
-        top.eval();
-      };
-      LdsTmPorts::Drive(p, top, LdsTmIn{});
-      top.rst_ni = 0;
-      for (int i = 0; i < 2; ++i) {
-        half(0);
-        half(1);
+      // The paper-size RTL (the named configuration with these parameters), reset, alone.
+      htm::golden::InstanceInfo info;
+      info.block = "htm_lds_tm";
+      info.name = "lds";
+      try {
+        const auto top = RtlModelFactory()->Make<LdsTmPorts>(htm::golden::Impl::kRtl, p, info);
+        const uint64_t rc = Measure([&](const LdsTmIn& in) { return Step(*top, in); }, pat, kN);
+        std::printf(" %11llu%s", static_cast<unsigned long long>(rc), rc == cyc ? "" : " DIFFERS");
+        bad += rc == cyc ? 0 : 1;
+      } catch (const htm::golden::InstanceMismatch& e) {
+        std::printf(" DIFFERS: an RTL assertion failed\n%s", e.what());
+        ++bad;
       }
-      top.rst_ni = 1;
-      auto rcycle = [&](const LdsTmIn& in) {
-        LdsTmPorts::Drive(p, top, in);
-        half(0);
-        const LdsTmOut o = LdsTmPorts::Sample(p, top);
-        half(1);
-        return o;
-      };
-      const uint64_t rc = Measure(rcycle, pat, kN);
-      std::printf(" %11llu%s", static_cast<unsigned long long>(rc), rc == cyc ? "" : " DIFFERS");
-      bad += rc == cyc ? 0 : 1;
-      top.final();
     }
     std::printf("\n");
   }
@@ -264,21 +243,22 @@ int Rates(bool rtl) {
 }
 
 int Usage(const po::options_description& desc) {
-  std::cout << "Usage: htm_lds <list|run|suite|rates> [options]\n\n"
+  std::cout << "Usage: htmsim lds <list|run|suite|rates> [options]\n\n"
                "GPU-LocalTM workloads (thesis Table 5.7) on the golden compute-unit model, and "
                "the LDS\nthroughput benchmark.\n\n"
             << desc << "\nModes: dcd, smdcd, prw (DCD + pRWsig), swo (DCD + pRWsig + sWOsig). "
-            << "Selections: sasc, sdesc, masc, mdesc.\nExit status: 0 success, 1 a run failed "
-               "its check, 2 bad usage.\n";
+            << "Selections: sasc, sdesc, masc, mdesc.\nrates --rtl runs in htmsim-rtl (the "
+               "Verilated models).\nExit status: 0 success, 1 a run failed its check or the "
+               "RTL's cycles differ, 2 bad usage.\n";
   return 0;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int LdsCommand(int argc, char** argv) {
   std::string cmd, workload, mode = "swo", sel = "sasc", out, bench;
   uint64_t seed = 1;
-  int seeds = 1, jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int seeds = 1, jobs = DefaultJobs();
   bool rtl = false;
   po::options_description desc("Options");
   desc.add_options()("help,h", "print this help and exit")(
@@ -296,11 +276,7 @@ int main(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("command", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "htm_lds: " << e.what() << " (try --help)\n";
+  if (!ParseOptions("htmsim lds", argc, argv, all, vm, &pos)) {
     return 2;
   }
   if (vm.count("help")) {
@@ -309,11 +285,11 @@ int main(int argc, char** argv) {
   const Named* m = Find(std::begin(kModes), std::end(kModes), mode);
   const Named* s = Find(std::begin(kSels), std::end(kSels), sel);
   if (m == nullptr) {
-    std::cerr << "htm_lds: unknown mode '" << mode << "' (dcd, smdcd, prw, swo)\n";
+    std::cerr << "htmsim lds: unknown mode '" << mode << "' (dcd, smdcd, prw, swo)\n";
     return 2;
   }
   if (s == nullptr) {
-    std::cerr << "htm_lds: unknown selection '" << sel << "' (sasc, sdesc, masc, mdesc)\n";
+    std::cerr << "htmsim lds: unknown selection '" << sel << "' (sasc, sdesc, masc, mdesc)\n";
     return 2;
   }
   if (cmd == "list") {
@@ -333,13 +309,13 @@ int main(int argc, char** argv) {
   }
   if (cmd == "run") {
     if (workload.empty()) {
-      std::cerr << "htm_lds: run needs --workload (see htm_lds list)\n";
+      std::cerr << "htmsim lds: run needs --workload (see htmsim lds list)\n";
       return 2;
     }
     try {
       htm::lds::FindWorkload(workload);
     } catch (const std::exception& e) {
-      std::cerr << "htm_lds: " << e.what() << "\n";
+      std::cerr << "htmsim lds: " << e.what() << "\n";
       return 2;
     }
     LdsJob j{workload, m->value, s->value, seed, {}, 0};
@@ -349,11 +325,11 @@ int main(int argc, char** argv) {
   }
   if (cmd == "suite") {
     if (seeds < 1 || seeds > 100) {
-      std::cerr << "htm_lds: --seeds must be in 1..100\n";
+      std::cerr << "htmsim lds: --seeds must be in 1..100\n";
       return 2;
     }
-    if (jobs < 1 || jobs > 256) {
-      std::cerr << "htm_lds: --jobs must be in 1..256\n";
+    if (std::string err = CheckJobs(jobs); !err.empty()) {
+      std::cerr << "htmsim lds: " << err << "\n";
       return 2;
     }
     std::vector<std::string> benches;
@@ -361,18 +337,19 @@ int main(int argc, char** argv) {
     for (std::string b; std::getline(ss, b, ',');) {
       const auto& names = htm::lds::BenchmarkNames();
       if (std::find(names.begin(), names.end(), b) == names.end()) {
-        std::cerr << "htm_lds: unknown benchmark '" << b << "' (" << htm::sim::LdsBenchNames()
-                  << ")\n";
+        std::cerr << "htmsim lds: unknown benchmark '" << b << "' (" << LdsBenchNames() << ")\n";
         return 2;
       }
       benches.push_back(b);
     }
-    return Suite(seeds, jobs, out, benches, isatty(2));
+    return Suite(seeds, jobs, out, benches, Progress().enabled());
   }
   if (cmd == "rates") {
     return Rates(rtl);
   }
-  std::cerr << "htm_lds: " << (cmd.empty() ? "no command" : "unknown command '" + cmd + "'")
+  std::cerr << "htmsim lds: " << (cmd.empty() ? "no command" : "unknown command '" + cmd + "'")
             << " (list, run, suite, rates; try --help)\n";
   return 2;
 }
+
+}  // namespace htm::sim

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htm_ecr: benchmarks of the early-conflict-resolution blocks.
+// htmsim ecr: benchmarks of the early-conflict-resolution blocks.
 //
-//   htm_ecr rates [--rtl]   CAT lookups and deltas per cycle, RCT updates per cycle
+//   htmsim ecr rates [--rtl]   CAT lookups and deltas per cycle, RCT updates per cycle
 //
 // Each pattern runs on a fresh block of the paper-size configuration (htm_cat/default,
-// htm_rct/default) through the golden model, and with --rtl through the Verilated RTL as well;
-// the two must take the same number of cycles.
+// htm_rct/default) through the golden model, and with --rtl (htmsim-rtl) through the Verilated
+// RTL as well; the two must take the same number of cycles.
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -15,16 +15,18 @@
 
 #include <boost/program_options.hpp>
 
-#include "Vhtm_cat__default.h"
-#include "Vhtm_rct__default.h"
-#include "verilated.h"
-
+#include "cli_util.h"
+#include "commands.h"
 #include "htm/configs/htm_cat.h"
 #include "htm/configs/htm_rct.h"
 #include "htm/golden/cat_model.h"
+#include "htm/golden/instance.h"
 #include "htm/golden/rct_model.h"
+#include "rtl_models.h"
 
 namespace po = boost::program_options;
+
+namespace htm::sim {
 
 namespace {
 
@@ -40,40 +42,36 @@ struct Result {
   uint64_t a = 0, b = 0;  // the pattern's two counts (lanes answered, deltas applied, ...)
 };
 
-// Runs `body` on the golden model of Ports and, with rtl, on the RTL model V too.
-template <class Model, class V, class Ports, class P, class In, class Out>
-bool Both(const P& p, bool rtl, const std::function<Result(std::function<Out(const In&)>)>& body,
-          Result& model_result, Result& rtl_result) {
-  Model m(p);
-  model_result = body([&](const In& in) {
-    const Out o = m.Eval(in);
-    m.Tick(in);
-    return o;
-  });
+// Runs `body` on the golden model and, with rtl, on the Verilated RTL of the named configuration
+// with parameters `p` too (reset, alone); true when the two results agree. An RTL assertion
+// failure is a disagreement (its report printed).
+template <class Model, class P, class In, class Out>
+bool Both(const P& p, const char* block, bool rtl,
+          const std::function<Result(std::function<Out(const In&)>)>& body, Result& model_result,
+          Result& rtl_result) {
+  using Ports = typename Model::Ports;
+  auto run = [&](golden::Instance<Ports>& inst) {
+    return body([&](const In& in) {
+      const Out o = inst.Eval(in);
+      inst.Tick(in);
+      return o;
+    });
+  };
+  golden::GoldenInstance<Model> m(p);
+  model_result = run(m);
   if (!rtl) {
     return true;
   }
-  VerilatedContext ctx;
-  V top(&ctx, "TOP");
-  auto half = [&](int clk) {
-    top.clk_i = clk;
-    top.eval();
-  };
-  Ports::Drive(p, top, In{});
-  top.rst_ni = 0;
-  for (int i = 0; i < 2; ++i) {
-    half(0);
-    half(1);
+  golden::InstanceInfo info;
+  info.block = block;
+  info.name = block;
+  try {
+    const auto top = RtlModelFactory()->Make<Ports>(golden::Impl::kRtl, p, info);
+    rtl_result = run(*top);
+  } catch (const golden::InstanceMismatch& e) {
+    std::printf("\n%s", e.what());
+    return false;
   }
-  top.rst_ni = 1;
-  rtl_result = body([&](const In& in) {
-    Ports::Drive(p, top, in);
-    half(0);
-    const Out o = Ports::Sample(p, top);
-    half(1);
-    return o;
-  });
-  top.final();
   return rtl_result.cycles == model_result.cycles && rtl_result.a == model_result.a &&
          rtl_result.b == model_result.b;
 }
@@ -193,7 +191,7 @@ int Rates(bool rtl) {
   };
 
   std::printf(
-      "htm_ecr rates: htm_cat/default (%d x %d entries, %d lookup ports, %d-lane warps, "
+      "htmsim ecr rates: htm_cat/default (%d x %d entries, %d lookup ports, %d-lane warps, "
       "messages of %d deltas)\n\n",
       cp.sets, cp.ways, cp.num_ports, cp.warp_size, cp.batch);
   std::printf("%-52s %8s %13s %13s%s\n", "pattern", "cycles", "lookups/cyc", "deltas/cyc",
@@ -211,13 +209,13 @@ int Rates(bool rtl) {
   };
   for (const CatCase& c : cats) {
     Result mr, rr;
-    const bool same = Both<htm::golden::CatModel, Vhtm_cat__default, htm::golden::CatPorts>(
-        cp, rtl,
-        std::function<Result(std::function<CatOut(const CatIn&)>)>(
-            [&](std::function<CatOut(const CatIn&)> cyc) {
-              return CatPattern(cp, cyc, c.lookups, c.lanes, c.msgs);
-            }),
-        mr, rr);
+    const bool same =
+        Both<htm::golden::CatModel>(cp, "htm_cat", rtl,
+                                    std::function<Result(std::function<CatOut(const CatIn&)>)>(
+                                        [&](std::function<CatOut(const CatIn&)> cyc) {
+                                          return CatPattern(cp, cyc, c.lookups, c.lanes, c.msgs);
+                                        }),
+                                    mr, rr);
     std::printf("%-52s %8llu %13.3f %13.3f", c.name, static_cast<unsigned long long>(mr.cycles),
                 static_cast<double>(mr.a) / static_cast<double>(mr.cycles),
                 static_cast<double>(mr.b) / static_cast<double>(mr.cycles));
@@ -242,15 +240,15 @@ int Rates(bool rtl) {
     RctResult mr, rr;  // the model's run, then the RTL's
     Result mb, rb;
     int run = 0;
-    const bool same = Both<htm::golden::RctModel, Vhtm_rct__default, htm::golden::RctPorts>(
-        rp, rtl,
-        std::function<Result(std::function<RctOut(const RctIn&)>)>(
-            [&](std::function<RctOut(const RctIn&)> cyc) {
-              const RctResult x = RctPattern(cyc, c.n, c.kind, c.lag);
-              (run++ == 0 ? mr : rr) = x;
-              return static_cast<Result>(x);
-            }),
-        mb, rb);
+    const bool same =
+        Both<htm::golden::RctModel>(rp, "htm_rct", rtl,
+                                    std::function<Result(std::function<RctOut(const RctIn&)>)>(
+                                        [&](std::function<RctOut(const RctIn&)> cyc) {
+                                          const RctResult x = RctPattern(cyc, c.n, c.kind, c.lag);
+                                          (run++ == 0 ? mr : rr) = x;
+                                          return static_cast<Result>(x);
+                                        }),
+                                    mb, rb);
     std::printf("%-52s %8llu %11.3f %9llu %9llu %9llu", c.name,
                 static_cast<unsigned long long>(mr.cycles),
                 static_cast<double>(mr.a) / static_cast<double>(mr.cycles),
@@ -269,15 +267,17 @@ int Rates(bool rtl) {
 }
 
 int Usage(const po::options_description& desc) {
-  std::cout << "Usage: htm_ecr rates [options]\n\n"
+  std::cout << "Usage: htmsim ecr rates [options]\n\n"
                "Benchmarks of the early-conflict-resolution blocks (CAT, RCT).\n\n"
-            << desc << "\nExit status: 0 success, 1 RTL and model disagree, 2 bad usage.\n";
+            << desc
+            << "\n--rtl runs in htmsim-rtl (the Verilated models).\nExit status: 0 success, 1 "
+               "RTL and model disagree, 2 bad usage.\n";
   return 0;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int EcrCommand(int argc, char** argv) {
   std::string cmd;
   bool rtl = false;
   po::options_description desc("Options");
@@ -290,19 +290,18 @@ int main(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("command", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "htm_ecr: " << e.what() << " (try --help)\n";
+  if (!ParseOptions("htmsim ecr", argc, argv, all, vm, &pos)) {
     return 2;
   }
   if (vm.count("help")) {
     return Usage(desc);
   }
   if (cmd != "rates") {
-    std::cerr << "htm_ecr: unknown command '" << cmd << "' (try --help)\n";
+    std::cerr << "htmsim ecr: " << (cmd.empty() ? "no command" : "unknown command '" + cmd + "'")
+              << " (rates; try htmsim ecr --help)\n";
     return 2;
   }
   return Rates(rtl);
 }
+
+}  // namespace htm::sim

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// htm_cu_system: the commit-unit system (htm/tb/cu_system.h) from the command line.
-//   htm_cu_system [traffic options]   correctness harness: runs the transactions, checks the
-//                                     serial order, prints a summary; exit 1 on a violation
-//   htm_cu_system --rates             rates benchmark: one unit, conflict-free and conflicting
-//                                     streams, prints each stage's words per busy cycle
+// htmsim cu-system: the commit-unit system (htm/tb/cu_system.h) from the command line.
+//   htmsim cu-system [traffic options]  correctness harness: runs the transactions, checks the
+//                                       serial order, prints a summary; exit 1 on a violation
+//   htmsim cu-system --rates            rates benchmark: one unit, conflict-free and conflicting
+//                                       streams, prints each stage's words per busy cycle
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -13,10 +13,14 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli_util.h"
+#include "commands.h"
 #include "htm/configs/htm_commit_unit.h"
 #include "htm/tb/cu_system.h"
 
 namespace po = boost::program_options;
+
+namespace htm::sim {
 
 namespace {
 
@@ -40,7 +44,7 @@ void PrintRates(const char* scenario, const CuSystemResult& r) {
 int Rates(const std::string& config, const htm::golden::CommitUnitParams& p, uint64_t seed,
           uint64_t transactions) {
   std::printf(
-      "htm_cu_system --rates: one %s commit unit, %llu transactions per stream, seed %llu\n"
+      "htmsim cu-system --rates: one %s commit unit, %llu transactions per stream, seed %llu\n"
       "rates are words (messages for intake) per cycle in which the stage had work\n\n",
       config.c_str(), static_cast<unsigned long long>(transactions),
       static_cast<unsigned long long>(seed));
@@ -67,7 +71,7 @@ int Rates(const std::string& config, const htm::golden::CommitUnitParams& p, uin
     o.seed = seed;
     const CuSystemResult r = htm::tb::RunCuSystem(p, o);
     if (!r.ok) {
-      std::fprintf(stderr, "htm_cu_system: %s stream failed: %s\n", st.name, r.error.c_str());
+      std::fprintf(stderr, "htmsim cu-system: %s stream failed: %s\n", st.name, r.error.c_str());
       return 1;
     }
     PrintRates(st.name, r);
@@ -85,7 +89,7 @@ int Rates(const std::string& config, const htm::golden::CommitUnitParams& p, uin
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int CuSystemCommand(int argc, char** argv) {
   std::string config = "default";
   CuSystemOptions o;
   bool rates = false;
@@ -113,15 +117,11 @@ int main(int argc, char** argv) {
       "cycles between a core's transactions: 0..think")(
       "seed", po::value(&o.seed)->default_value(o.seed), "seed");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "htm_cu_system: " << e.what() << " (try --help)\n";
+  if (!ParseOptions("htmsim cu-system", argc, argv, desc, vm)) {
     return 2;
   }
   if (vm.count("help")) {
-    std::cout << "Usage: htm_cu_system [options]\n\n"
+    std::cout << "Usage: htmsim cu-system [options]\n\n"
                  "Runs commit units (golden models, cycle-exact with the RTL) with scripted cores\n"
                  "and checks that the committed transactions serialise in commit-id order, or\n"
                  "with --rates measures each stage's throughput.\n\n"
@@ -135,24 +135,24 @@ int main(int argc, char** argv) {
     }
   }
   if (p == nullptr) {
-    std::cerr << "htm_cu_system: unknown configuration '" << config
+    std::cerr << "htmsim cu-system: unknown configuration '" << config
               << "' (default, small or one)\n";
     return 2;
   }
   if (o.transactions == 0) {
-    std::cerr << "htm_cu_system: --transactions must be greater than 0\n";
+    std::cerr << "htmsim cu-system: --transactions must be greater than 0\n";
     return 2;
   }
   if (rates) {
     return Rates(config, *p, o.seed, o.transactions);
   }
   if (std::string err = htm::tb::CheckCuSystemOptions(*p, o); !err.empty()) {
-    std::cerr << "htm_cu_system: " << err << "\n";
+    std::cerr << "htmsim cu-system: " << err << "\n";
     return 2;
   }
   const CuSystemResult r = htm::tb::RunCuSystem(*p, o);
   std::printf(
-      "htm_cu_system: %d %s units, %d cores, seed %llu: %llu committed, %llu aborted, "
+      "htmsim cu-system: %d %s units, %d cores, seed %llu: %llu committed, %llu aborted, "
       "%llu cycles: %s\n",
       o.units, config.c_str(), o.cores, static_cast<unsigned long long>(o.seed),
       static_cast<unsigned long long>(r.committed), static_cast<unsigned long long>(r.aborted),
@@ -163,3 +163,5 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace htm::sim
