@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // htm_intra_warp_cd: WarpTM's two-phase intra-warp conflict detection with Early-Abort
-// (Chen & Peng, HPCA 2016, section 4.3; ../shared/reference/commit_unit_simulator.md, 2.2 and 4.2).
+// (Chen & Peng, HPCA 2016, section 4.3; docs/authors_simulator.md, sections 2.2 and 4.2).
 //
 // At a warp's commit the log walker sends, in order: Begin (the warp's lanes), every write-log
 // row as Mark, every read- and write-log row as Check, then End. A row is one word address per

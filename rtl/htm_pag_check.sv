@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // htm_pag_check: the Pause-and-Go check of a SIMT core (Chen & Peng, HPCA 2016, section 4.4;
-// ../shared/reference/commit_unit_simulator.md, 3.2 and 3.3).
+// docs/authors_simulator.md, sections 3.2 and 3.3).
 //
 // At each transactional load or store the warp's active lanes and their word addresses are
 // looked up in the core's CAT (htm_cat's lookup port: a load hits a word written by committing

@@ -21,7 +21,7 @@
 // Timing: after reset the filter's sweep takes SlotsPerHash cycles (ready outputs low). A check
 // accepted in cycle t answers in cycle t+1 and sees every update accepted up to cycle t; ages
 // are taken against now_o of cycle t.
-// Source: ../shared/reference/commit_unit_simulator.md, section 2.1.
+// Source: docs/authors_simulator.md, section 2.1.
 `include "htm_assert.svh"
 
 module htm_tcd #(

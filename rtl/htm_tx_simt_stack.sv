@@ -2,7 +2,7 @@
 //
 // htm_tx_simt_stack: the transaction-aware SIMT stack of a warp (KILO TM: Fung et al.,
 // MICRO 2011, slides 23-24; extended for Pause-and-Go with the Log Index: Chen & Peng, HPCA 2016,
-// section 4.4, Figures 6-7; ../shared/reference/commit_unit_simulator.md, 3.1-3.2).
+// section 4.4, Figures 6-7; docs/authors_simulator.md, sections 3.1-3.2).
 //
 // Entries {type, PC, RPC, mask, L} in Depth registers, entry 0 at the bottom. One command per
 // cycle, applied at the clock edge; every output depends on registers only.

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Directed tests of htm_intra_warp_cd (WarpTM's two-phase intra-warp conflict detection with
-// Early-Abort; reference §2.2, §4.2; Chen & Peng, HPCA 2016, §4.3), RTL and golden model in
-// lockstep with the expected values on top: read after an earlier lane's write aborts, write after
-// an earlier lane's read does not, write after write aborts the later lane, marks keep the lowest
-// lane across rows, hash aliasing only adds aborts, Early-Abort through the CAT, the lowest lane
-// survives when every lane would abort, bank-conflict timing, commands out of order.
+// Early-Abort; docs/authors_simulator.md §2.2, §4.2; Chen & Peng, HPCA 2016, §4.3), RTL and golden
+// model in lockstep with the expected values on top: read after an earlier lane's write aborts,
+// write after an earlier lane's read does not, write after write aborts the later lane, marks keep
+// the lowest lane across rows, hash aliasing only adds aborts, Early-Abort through the CAT, the
+// lowest lane survives when every lane would abort, bank-conflict timing, commands out of order.
 #include <cstdint>
 #include <vector>
 

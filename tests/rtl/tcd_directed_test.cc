@@ -2,8 +2,8 @@
 //
 // Directed tests of htm_tcd (WarpTM temporal conflict detection), run in lockstep with the
 // expected values asserted on top: the rule "conflict when the chunk's last-written time is
-// later than the transaction's first-read time" (reference §2.1) at and around equality, chunk
-// granularity, a stale first-read time, the forced scrub and a time wrap-around.
+// later than the transaction's first-read time" (docs/authors_simulator.md §2.1) at and around
+// equality, chunk granularity, a stale first-read time, the forced scrub and a time wrap-around.
 #include <cstdint>
 
 #include <gtest/gtest.h>
