@@ -3,7 +3,8 @@
 # models of every block in the loop, each beside its golden model, gives the golden suite's
 # statistics and byte-identical commit logs (tools/compare_runs.py).
 #   -DHTMSIM=<htmsim> -DPYTHON=<python3> -DCOMPARE=<tools/compare_runs.py> -DOUT=<dir>
-#   -DTM=<configuration> [-DEXTRA="--netlist"] [-DWORKLOADS=<W,...>]
+#   -DTM=<configuration> [-DEXTRA="--netlist"] [-DWORKLOADS=<W,...>] [-DRTL=<block,...>]
+# (RTL: the blocks in the loop, default all).
 file(REMOVE_RECURSE ${OUT})
 set(common suite --config small --scale small --tm ${TM} --no-lds --keep-logs --jobs 1)
 if(WORKLOADS)
@@ -15,7 +16,10 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the golden suite failed (${rc}):\n${out}${err}")
 endif()
 separate_arguments(extra UNIX_COMMAND "${EXTRA}")
-execute_process(COMMAND ${HTMSIM} ${common} --rtl all ${extra} --out ${OUT}/rtl
+if(NOT RTL)
+  set(RTL all)
+endif()
+execute_process(COMMAND ${HTMSIM} ${common} --rtl ${RTL} ${extra} --out ${OUT}/rtl
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the suite with the Verilated models in the loop failed (${rc}):\n"

@@ -11,7 +11,11 @@
 //            log pointer (cmd_log_i) as L; a Normal top (not the bottom) pops when pc = its RPC.
 //   Branch   taken lanes mask (of the top's), target pc, fall-through pc2, reconvergence rpc:
 //            all or none taken moves the PC; otherwise the top waits at rpc and the fall-through
-//            and taken paths are pushed as Normal entries (a path starting at rpc is not).
+//            and taken paths are pushed as Normal entries (a path starting at rpc is not). When
+//            the top is a Normal entry above the bottom whose RPC is rpc already, the entry
+//            below waits there with every lane: the top itself becomes the fall-through path
+//            (or the taken one when the fall-through starts at rpc) and only the taken path is
+//            pushed (lanes of a path starting at rpc leave the top).
 //   TxBegin  first transactional PC pc, the PC after the commit rpc: pushes Retry {pc, rpc,
 //            empty} and Trans {pc, the top's lanes}. Inside a transaction it only moves the PC
 //            (nesting is flattened).
@@ -140,7 +144,7 @@ module htm_tx_simt_stack #(
   // -----------------------------------------------------------------------------------------------
   logic [WarpSize-1:0] taken, fall, pm, failed, ab, rmask;
   logic [31:0]         pushes, sp1, nn, k;
-  logic                settle, popped_trans, r_top, top_trans_after;
+  logic                settle, popped_trans, r_top, top_trans_after, same;
 
   always_comb begin
     for (int i = 0; i < Depth; i++) begin
@@ -163,7 +167,11 @@ module htm_tx_simt_stack #(
     pm           = cmd_mask_i & t_mask;
     failed       = cmd_mask_i & t_mask;
     ab           = cmd_mask_i & live;
-    pushes       = 32'(cmd_pc2_i != cmd_rpc_i) + 32'(cmd_pc_i != cmd_rpc_i);
+    // Branch: a Normal top above the bottom that already reconverges at rpc is reused for the
+    // paths (the entry below waits at rpc with every lane); otherwise it waits at rpc.
+    same         = t_type == TNormal && sp > 32'd1 && cmd_rpc_i == t_rpc;
+    pushes       = same ? 32'(cmd_pc2_i != cmd_rpc_i && cmd_pc_i != cmd_rpc_i)
+                        : 32'(cmd_pc2_i != cmd_rpc_i) + 32'(cmd_pc_i != cmd_rpc_i);
     sp1          = sp;
     settle       = 1'b0;
     popped_trans = 1'b0;
@@ -220,12 +228,30 @@ module htm_tx_simt_stack #(
                   pc_d[i] = cmd_pc_i;
                 end else if (taken == '0) begin
                   pc_d[i] = cmd_pc2_i;
+                end else if (same && cmd_pc2_i != cmd_rpc_i) begin
+                  pc_d[i]   = cmd_pc2_i;  // the top becomes the fall-through path
+                  mask_d[i] = fall;
+                end else if (same) begin
+                  pc_d[i]   = cmd_pc_i;  // the top becomes the taken path
+                  mask_d[i] = taken;
                 end else begin
                   pc_d[i] = cmd_rpc_i;
                 end
               end
             end
-            if (fall != '0 && taken != '0) begin
+            if (fall != '0 && taken != '0 && same) begin
+              // The taken path on top of the reused entry, unless a path starts at rpc.
+              for (int i = 0; i < Depth; i++) begin
+                if (32'(i) == sp && cmd_pc2_i != cmd_rpc_i && cmd_pc_i != cmd_rpc_i) begin
+                  type_d[i] = TNormal;
+                  pc_d[i]   = cmd_pc_i;
+                  rpc_d[i]  = cmd_rpc_i;
+                  mask_d[i] = taken;
+                  log_d[i]  = '0;
+                end
+              end
+              sp_d = CntW'(sp + pushes);
+            end else if (fall != '0 && taken != '0) begin
               // The fall-through path, then the taken path on top (paths at rpc are empty).
               for (int i = 0; i < Depth; i++) begin
                 if (32'(i) == sp && cmd_pc2_i != cmd_rpc_i) begin

@@ -135,6 +135,25 @@ bool TxSimtStackModel::Apply(const TxSimtStackIn& in) {
         top.pc = pc;
       } else if (taken == 0) {
         top.pc = pc2;
+      } else if (top.type == SimtType::kNormal && n > 1 && rpc == top.rpc) {
+        // The same reconvergence point as the top's: the entry below already waits there with
+        // every lane, so the top is reused for the paths (a path at rpc leaves it).
+        const size_t pushes = pc2 != rpc && pc != rpc ? 1 : 0;
+        if (n + pushes > depth) {
+          ++cover_.overflow;
+          return false;  // overflow
+        }
+        ++cover_.diverge;
+        if (pc2 != rpc) {
+          top.pc = pc2;
+          top.mask = fall;
+          if (pc != rpc) {
+            stk_.push_back(SimtEntry{SimtType::kNormal, pc, rpc, taken, 0});
+          }
+        } else {
+          top.pc = pc;
+          top.mask = taken;
+        }
       } else {
         const size_t pushes = (pc2 != rpc ? 1 : 0) + (pc != rpc ? 1 : 0);
         if (n + pushes > depth) {

@@ -260,6 +260,40 @@ TEST(TxSimtStackDirected, AbortsAndPausesAcrossDivergence) {
   EXPECT_EQ(w.last().err, 0u);
 }
 
+// A loop whose lanes leave at different iterations (a list walk): 0x100 the loop's load,
+// 0x108 its exit branch back to 0x100, 0x110 the code after the loop. The first divergent
+// iteration makes the entry below wait at 0x110; every later one reuses the top, whose
+// reconvergence point is 0x110 already: the leaving lanes drop out of it and the stack stays
+// two deep, where a new waiting entry per iteration would overflow the small configuration's
+// six entries after five.
+TEST(TxSimtStackDirected, LoopExitsReuseTheTop) {
+  Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+  Warp w(ls);
+  w.Init("11111111", 0x100, 0x300);
+  w.Branch("11111110", 0x100, 0x110, 0x110);  // lane 7 leaves the loop
+  w.Expect({{N, 0x110, 0x300, "11111111"}, {N, 0x100, 0x110, "11111110"}}, "first exit");
+  const char* const stay[] = {"11111100", "11111000", "11110000",
+                              "11100000", "11000000", "10000000"};
+  for (const char* m : stay) {
+    w.Branch(m, 0x100, 0x110, 0x110);
+    ASSERT_EQ(w.last().err, 0u);
+    w.Expect({{N, 0x110, 0x300, "11111111"}, {N, 0x100, 0x110, m}}, m);
+  }
+  // Divergence to two paths inside the loop: the top becomes the fall-through path and only
+  // the taken one is pushed.
+  w.Init("11111111", 0x100, 0x300);
+  w.Branch("11111110", 0x100, 0x110, 0x110);
+  w.Branch("11000000", 0x104, 0x108, 0x110);
+  w.Expect(
+      {{N, 0x110, 0x300, "11111111"}, {N, 0x108, 0x110, "00111110"}, {N, 0x104, 0x110, "11000000"}},
+      "two paths under the same reconvergence point");
+  // The last lanes reach 0x110: the top pops down to the waiting entry.
+  w.Next(0x110);
+  w.Next(0x110);
+  w.Expect({{N, 0x110, 0x300, "11111111"}}, "reconverged");
+  EXPECT_EQ(w.last().err, 0u);
+}
+
 TEST(TxSimtStackDirected, ErrorsLeaveTheStackAlone) {
   Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
   Warp w(ls);

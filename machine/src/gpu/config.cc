@@ -90,6 +90,9 @@ MachineConfig Paper() {
   m.cat = golden::CatParams{
       .addr_w = 30, .sets = 1024, .ways = 3, .num_ports = 4, .warp_size = 32, .batch = 8};
   m.pag = golden::PagCheckParams{.addr_w = 30, .warp_size = 32};
+  // The transaction-aware SIMT stack of each warp slot (docs/htm_tx_simt_stack.md): 32 lanes,
+  // 16 entries, 32-bit program points.
+  m.simt = golden::TxSimtStackParams{.warp_size = 32, .depth = 16, .pc_w = 32, .log_w = 10};
   // WarpTM's last-written-time table (docs/htm_tcd.md): 128-byte chunks, 4 x 512 slots.
   m.tcd = golden::TcdParams{.addr_w = 30,
                             .chunk_shift = 5,
@@ -223,6 +226,12 @@ std::string CheckMachine(const MachineConfig& m) {
   if (m.pag.warp_size != 32 || m.pag.addr_w != m.cat.addr_w) {
     return "the Pause-and-Go check must take 32-lane warps and the CAT's addresses (the same "
            "AddrW)";
+  }
+  if (std::string err = golden::CheckTxSimtStackParams(m.simt); !err.empty()) {
+    return "SIMT stack: " + err;
+  }
+  if (m.simt.warp_size != 32 || m.simt.pc_w != 32) {
+    return "the SIMT stack must take 32-lane warps and 32-bit program points";
   }
   return golden::CheckCommitUnitParams(m.cu);
 }

@@ -11,12 +11,24 @@
 namespace htm::gpu {
 
 void SimtCore::Launch() {
+  if (stacks_.empty() && m_.policy->UsesSimtStack()) {
+    stacks_.reserve(static_cast<size_t>(m_.cfg.warps_per_core));
+    for (int k = 0; k < m_.cfg.warps_per_core; ++k) {
+      stacks_.emplace_back(m_, id_, k);
+    }
+    slot_used_.assign(stacks_.size(), false);
+  }
   while (static_cast<int>(resident.size()) < m_.cfg.warps_per_core && !waiting.empty()) {
     const int wi = waiting.front();
     waiting.pop_front();
     resident.push_back(wi);
     Warp& w = m_.warps[static_cast<size_t>(wi)];
     w.launched = true;
+    if (!slot_used_.empty()) {
+      w.slot = static_cast<int>(std::find(slot_used_.begin(), slot_used_.end(), false) -
+                                slot_used_.begin());
+      slot_used_[static_cast<size_t>(w.slot)] = true;
+    }
     w.ready_at = m_.now() + 1;
     for (int t = w.first; t < w.first + 32; ++t) {
       m_.current = t;
@@ -24,6 +36,9 @@ void SimtCore::Launch() {
       th.lane = std::make_unique<Lane>(t, 32, m_.workload.threads());
       th.lane->Start(m_.policy->Kernel(*th.lane));
       m_.Settle(t);
+    }
+    if (SimtStack* s = StackOf(w)) {
+      s->Init(wi);
     }
   }
 }
@@ -43,6 +58,9 @@ bool SimtCore::IssueCycle() {
     }
     rr_ = (i + 1) % n;
     if (r == 2) {  // the warp finished: make room for the next
+      if (!slot_used_.empty()) {
+        slot_used_[static_cast<size_t>(w.slot)] = false;
+      }
       resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(i));
       Launch();
       rr_ = resident.empty() ? 0 : rr_ % resident.size();
@@ -103,7 +121,14 @@ std::vector<int> SimtCore::Group(Warp& w) const {
 
 int SimtCore::Issue(int wi) {
   Warp& w = m_.warps[static_cast<size_t>(wi)];
-  std::vector<int> g = Group(w);
+  // The lanes to issue: the SIMT stack's top, or without one the lanes at the lowest point.
+  std::vector<int> g;
+  SimtStack* const stack = StackOf(w);
+  if (stack == nullptr) {
+    g = Group(w);
+  } else if (!stack->Follow(wi, &g)) {
+    return 1;
+  }
   if (g.empty()) {
     if (w.in_tx) {
       return m_.policy->BodyDone(wi);
@@ -159,8 +184,13 @@ int SimtCore::Issue(int wi) {
     case OpKind::kBarrier:
       m_.Fail(m_.Describe(g[0]) + ": the system model has no grid-wide barrier");
       return 1;
-    case OpKind::kTxBegin:
-      return m_.policy->TxBegin(wi, g);
+    case OpKind::kTxBegin: {
+      const int r = m_.policy->TxBegin(wi, g);
+      if (r != 0 && w.in_tx && stack != nullptr) {
+        stack->TxBegin(wi, g);
+      }
+      return r;
+    }
     case OpKind::kTxCommit:
     case OpKind::kDone:
     case OpKind::kNone:
@@ -357,6 +387,9 @@ void Machine::Paused(int wi, uint64_t go, uint64_t pause) {
   if (run.empty()) {
     Fail("core " + std::to_string(w.core) + "'s Pause-and-Go check paused every lane of warp " +
          std::to_string(wi));
+    return;
+  }
+  if (SimtStack* s = core_of(wi).StackOf(w); s != nullptr && !held.empty() && !s->Pause(wi, held)) {
     return;
   }
   if (!held.empty()) {

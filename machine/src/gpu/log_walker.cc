@@ -207,6 +207,7 @@ void Machine::FinishCommit(int wi) {
   }
   w.committers.clear();
   bool any_abort = false;
+  std::vector<int> failed;
   for (const int t : w.tx) {
     Thread& th = threads[static_cast<size_t>(t)];
     const auto it = outcome.find(t);
@@ -224,6 +225,7 @@ void Machine::FinishCommit(int wi) {
       Settle(t);
     } else {
       any_abort = true;
+      failed.push_back(t);
       ++stats.aborts;
       (th.si_why == Thread::SiWhy::kLoop || th.si_why == Thread::SiWhy::kMissed ? stats.aborts_loop
        : th.si_why == Thread::SiWhy::kSingleWriter  ? stats.aborts_single_writer
@@ -243,6 +245,10 @@ void Machine::FinishCommit(int wi) {
   w.committing = false;
   w.ready_at = now() + 1;
   w.tx_aborts = w.tx_aborts || any_abort;
+  if (SimtStack* s = core_of(wi).StackOf(w);
+      s != nullptr && !s->Commit(wi, failed, !w.paused.empty())) {
+    return;
+  }
   if (!w.paused.empty()) {
     // Pause-and-Go: the latest paused group resumes its tries at the paused access.
     w.tx = std::move(w.paused.back());

@@ -344,6 +344,10 @@ BlockUse Use(const char* block, int instances, const typename Ports::Params& p) 
 std::vector<BlockUse> MachineBlocks(const MachineConfig& m, TmMode tm) {
   std::vector<BlockUse> uses;
   uses.push_back(Use<golden::CommitUnitPorts>("htm_commit_unit", m.partitions, m.cu));
+  if (tm != TmMode::kSerial) {
+    uses.push_back(
+        Use<golden::TxSimtStackPorts>("htm_tx_simt_stack", m.cores * m.warps_per_core, m.simt));
+  }
   const bool warptm = tm == TmMode::kWarpTm || tm == TmMode::kWarpTmEa || tm == TmMode::kWarpTmPg ||
                       tm == TmMode::kWarpTmEaPg;
   const bool ea = tm == TmMode::kWarpTmEa || tm == TmMode::kWarpTmEaPg;

@@ -39,6 +39,7 @@
 #include "htm/machine/gpu/system.h"
 #include "htm/workloads/kernel.h"
 #include "serializer.h"
+#include "simt_stack.h"
 
 namespace htm::gpu {
 
@@ -100,6 +101,7 @@ struct Committer {
 struct Warp {
   int core = 0;
   int first = 0;  // its first thread
+  int slot = -1;  // its slot in the core (its SIMT stack) while resident
   bool launched = false, finished = false;
   bool blocked = false;  // waits at TX_Begin for the token or a transactional slot
   uint64_t ready_at = 0;
@@ -242,6 +244,9 @@ class MemoryPartition {
 class SimtCore {
  public:
   SimtCore(Machine& m, int id) : m_(m), id_(id) {}
+  SimtCore(const SimtCore&) = delete;
+  SimtCore& operator=(const SimtCore&) = delete;
+  SimtCore(SimtCore&&) = default;
   int id() const { return id_; }
   /// Makes resident as many waiting warps as the core holds.
   void Launch();
@@ -256,6 +261,10 @@ class SimtCore {
   std::vector<int> resident;
   int tx_warps = 0;               // warps holding a transactional slot
   std::vector<int> slot_waiters;  // warps waiting at TX_Begin for a slot
+  /// The SIMT stack of warp wi (resident here), or nullptr when the TM policy has none.
+  SimtStack* StackOf(const Warp& w) {
+    return stacks_.empty() ? nullptr : &stacks_[static_cast<size_t>(w.slot)];
+  }
 
  private:
   int Issue(int wi);
@@ -265,6 +274,8 @@ class SimtCore {
   Machine& m_;
   int id_;
   size_t rr_ = 0;
+  std::vector<SimtStack> stacks_;  // one per warp slot (empty: the policy has none)
+  std::vector<bool> slot_used_;
 };
 
 /// The machine: its parts and the state they share (see the top of this file).

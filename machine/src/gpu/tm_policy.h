@@ -53,6 +53,9 @@ class TmPolicy {
   // ---- Threads -------------------------------------------------------------------------------
   /// The code a thread runs.
   virtual Task Kernel(Lane& l);
+  /// The warps issue through their transaction-aware SIMT stacks (htm_tx_simt_stack): all but
+  /// serial, whose one-thread-at-a-time transactions are no SIMT discipline.
+  virtual bool UsesSimtStack() const { return true; }
 
   // ---- Issue -------------------------------------------------------------------------------
   /// Warp wi's threads g are at TX_Begin: 0 the warp waits (nothing issued), 1 issued.
@@ -142,6 +145,7 @@ class TmPolicy {
 class SerialTm : public TmPolicy {
  public:
   using TmPolicy::TmPolicy;
+  bool UsesSimtStack() const override { return false; }
   int TxBegin(int wi, const std::vector<int>& g) override;
   void TxCandidates(const Warp& w, std::vector<int>* cand) const override;
   int BodyDone(int wi) override;

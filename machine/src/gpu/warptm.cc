@@ -119,11 +119,19 @@ int WarpTm::TxAccess(int wi, const std::vector<int>& g) {
         m_.Doom(t);  // as TxLoad and TxStore would
       }
     }
-    const auto body = std::count_if(w.tx.begin(), w.tx.end(), [this](int t) {
-      const Thread& th = m_.threads[static_cast<size_t>(t)];
-      return !th.doomed && th.lane->op().kind != OpKind::kTxCommit;
-    });
-    if (!lanes.empty() && static_cast<size_t>(body) == lanes.size()) {
+    // Converged: the warp's SIMT stack has the Trans entry on top (without one, serial's: every
+    // lane of the try still in the body is issuing).
+    bool converged = false;
+    if (const SimtStack* s = m_.core_of(wi).StackOf(w)) {
+      converged = s->TopIsTrans();
+    } else {
+      const auto body = std::count_if(w.tx.begin(), w.tx.end(), [this](int t) {
+        const Thread& th = m_.threads[static_cast<size_t>(t)];
+        return !th.doomed && th.lane->op().kind != OpKind::kTxCommit;
+      });
+      converged = static_cast<size_t>(body) == lanes.size();
+    }
+    if (!lanes.empty() && converged) {
       w.pag_wait = true;
       w.group = std::move(lanes);
       ecr_[static_cast<size_t>(w.core)].pag_queue.push_back(wi);

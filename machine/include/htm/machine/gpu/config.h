@@ -18,6 +18,7 @@
 #include "htm/golden/rct_model.h"
 #include "htm/golden/reader_list_model.h"
 #include "htm/golden/tcd_model.h"
+#include "htm/golden/tx_simt_stack_model.h"
 #include "htm/golden/writer_table_model.h"
 
 namespace htm::gpu {
@@ -60,6 +61,7 @@ struct MachineConfig {
   golden::RctParams rct;           // each commit unit's reference count table (Early-Abort)
   golden::CatParams cat;           // each core's conflict address table (Early-Abort)
   golden::PagCheckParams pag;      // each core's Pause-and-Go check
+  golden::TxSimtStackParams simt;  // each warp slot's transaction-aware SIMT stack
   // WarpTM's temporal conflict detection: each core's copy of the last-written-time table; off,
   // read-only transactions go to the commit units as in KILO TM.
   golden::TcdParams tcd;
