@@ -14,7 +14,7 @@ void SimtCore::Launch() {
   if (stacks_.empty() && m_.policy->UsesSimtStack()) {
     stacks_.reserve(static_cast<size_t>(m_.cfg.warps_per_core));
     for (int k = 0; k < m_.cfg.warps_per_core; ++k) {
-      stacks_.emplace_back(m_, id_, k);
+      stacks_.push_back(std::make_unique<SimtStack>(m_, id_, k));
     }
     slot_used_.assign(stacks_.size(), false);
   }

@@ -263,7 +263,7 @@ class SimtCore {
   std::vector<int> slot_waiters;  // warps waiting at TX_Begin for a slot
   /// The SIMT stack of warp wi (resident here), or nullptr when the TM policy has none.
   SimtStack* StackOf(const Warp& w) {
-    return stacks_.empty() ? nullptr : &stacks_[static_cast<size_t>(w.slot)];
+    return stacks_.empty() ? nullptr : stacks_[static_cast<size_t>(w.slot)].get();
   }
 
  private:
@@ -274,7 +274,8 @@ class SimtCore {
   Machine& m_;
   int id_;
   size_t rr_ = 0;
-  std::vector<SimtStack> stacks_;  // one per warp slot (empty: the policy has none)
+  std::vector<std::unique_ptr<SimtStack>>
+      stacks_;  // one per warp slot (empty: the policy has none)
   std::vector<bool> slot_used_;
 };
 

@@ -37,17 +37,17 @@ std::string MaskText(uint64_t m) {
 
 SimtStack::SimtStack(Machine& m, int core, int slot) : m_(m), core_(core), slot_(slot) {
   const std::string name = "core" + std::to_string(core) + ".simt" + std::to_string(slot);
-  inst_ = m.MakeBlock<golden::TxSimtStackModel>("htm_tx_simt_stack", name, m.cfg.simt);
+  inst_ = m.MakeBlock<golden::TxSimtStackModel>("htm_tx_simt_stack", name, m.cfg.simt,
+                                                [this] { return Context(); });
   inst_->Reset();
   out_ = inst_->Eval(golden::TxSimtStackIn{});
 }
 
 SimtStack::~SimtStack() = default;
-SimtStack::SimtStack(SimtStack&&) noexcept = default;
 
 golden::TxSimtStackOut SimtStack::Cmd(int wi, SimtOp op, uint64_t mask, uint64_t pc, uint64_t pc2,
                                       uint64_t rpc) {
-  (void)wi;
+  wi_ = wi;
   golden::TxSimtStackIn in;
   in.cmd_valid = 1;
   in.cmd_op = static_cast<uint64_t>(op);
@@ -78,6 +78,27 @@ uint64_t SimtStack::Mask(const Warp& w, const std::vector<int>& ts) const {
     m |= uint64_t{1} << (t - w.first);
   }
   return m;
+}
+
+std::string SimtStack::Context() const {
+  if (wi_ < 0) {
+    return "no warp yet";
+  }
+  const Warp& w = m_.warps[static_cast<size_t>(wi_)];
+  std::ostringstream os;
+  os << "warp " << wi_ << " (threads " << w.first << ".." << w.first + 31 << ")";
+  if (w.in_tx) {
+    os << ", in a transaction begun at line "
+       << PcText(m_.threads[static_cast<size_t>(w.tx.empty() ? w.first : w.tx[0])].lane->tx_pc())
+       << ", try lanes " << MaskText(Mask(w, w.tx));
+  }
+  for (int l = 0; l < 32; ++l) {
+    if ((out_.top_mask >> l) & 1) {
+      os << "; the top's first lane: " << m_.Describe(w.first + l);
+      break;
+    }
+  }
+  return os.str();
 }
 
 std::string SimtStack::Top() const {

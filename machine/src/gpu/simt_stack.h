@@ -48,7 +48,8 @@ class SimtStack {
 
   SimtStack(Machine& m, int core, int slot);
   ~SimtStack();
-  SimtStack(SimtStack&&) noexcept;
+  SimtStack(const SimtStack&) = delete;
+  SimtStack& operator=(const SimtStack&) = delete;
 
   /// Warp wi is launched in this slot.
   void Init(int wi);
@@ -76,11 +77,13 @@ class SimtStack {
   uint64_t Mask(const Warp& w, const std::vector<int>& ts) const;
   bool Depart(int wi, const std::string& what);
   std::string Top() const;
+  std::string Context() const;
 
   Machine& m_;
   int core_, slot_;
   std::unique_ptr<golden::Instance<golden::TxSimtStackPorts>> inst_;
   golden::TxSimtStackOut out_;  // the outputs after the last command
+  int wi_ = -1;                 // the warp of the last command, for reports
   uint64_t max_depth_ = 0;
 };
 

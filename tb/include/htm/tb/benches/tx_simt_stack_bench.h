@@ -2,7 +2,10 @@
 //
 // Reactive stimulus for htm_tx_simt_stack: a warp's pipeline running transactional code.
 //
-// The warp launches, runs instructions (PCs from a small pool, so that paths reconverge), takes
+// The warp launches, runs instructions (PCs from a small pool, so that paths reconverge; the
+// pool's PCs pair up with equal low bits and different high ones, so that a PC comparator that
+// ignores high bits shows: one that compared 8 bits passed this bench when its PCs were 0..56,
+// and failed at once on the workloads, whose PCs are source lines and columns), takes
 // branches with random taken lanes, begins transactions (nested ones too), pauses lanes of the
 // top entry, commits with random failing lanes, aborts lanes, and now and then relaunches or
 // sends a command that is an error (a commit outside a transaction, a pause of every lane, an
@@ -11,6 +14,7 @@
 // state).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "htm/enums.h"
@@ -28,6 +32,12 @@ class TxSimtStackBench {
 
   TxSimtStackBench(const golden::TxSimtStackParams& p, uint64_t seed)
       : p_(p), rng_(seed), all_(golden::LowMask(p.warp_size)) {
+    const uint64_t low = golden::LowMask(p.pc_w < 6 ? p.pc_w : 6);
+    for (size_t i = 0; i < pool_.size(); i += 2) {
+      const uint64_t l = rng_.Bits(p.pc_w) & low;
+      pool_[i] = ((rng_.Bits(p.pc_w) & ~low) | l) & golden::LowMask(p.pc_w);
+      pool_[i + 1] = ((rng_.Bits(p.pc_w) & ~low) | l) & golden::LowMask(p.pc_w);
+    }
     OnReset();
   }
 
@@ -111,7 +121,7 @@ class TxSimtStackBench {
   }
 
  private:
-  uint64_t Pc() { return (rng_.Below(8) * 8) & golden::LowMask(p_.pc_w); }
+  uint64_t Pc() { return pool_[rng_.Below(pool_.size())]; }
 
   golden::TxSimtStackParams p_;
   Rng rng_;
@@ -119,6 +129,7 @@ class TxSimtStackBench {
   Out last_;
   uint64_t log_ = 0;
   bool deep_ = false;
+  std::array<uint64_t, 8> pool_{};
 };
 
 }  // namespace htm::tb
