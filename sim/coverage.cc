@@ -10,7 +10,7 @@
 #include <memory>
 #include <sstream>
 
-#include "rtl_models.h"
+#include "htm/tb/named_configs.h"
 
 namespace htm::sim {
 
@@ -40,7 +40,7 @@ std::string ConfigName(const gpu::MachineConfig& m, gpu::TmMode tm, const std::s
     if (u.block != block) {
       continue;
     }
-    return RtlModelConfigName(block, u.params);
+    return tb::NamedConfig(block, u.params);
   }
   return "";
 }

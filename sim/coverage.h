@@ -56,8 +56,7 @@ class CoverageSum {
   std::vector<Part> parts_;
 };
 
-/// The named configuration of `block` whose parameters are the machine's: "" when none has
-/// them, or in htmsim, which has no registry of the Verilated models (rtl_models.h).
+/// The named configuration of `block` whose parameters are the machine's ("" none).
 std::string ConfigName(const gpu::MachineConfig& m, gpu::TmMode tm, const std::string& block);
 
 }  // namespace htm::sim

@@ -31,13 +31,4 @@ std::vector<std::string> RtlModelConfigs(const std::string& block, bool netlist)
   return tb::ModelConfigs(block, netlist);
 }
 
-std::string RtlModelConfigName(const std::string& block, const void* params) {
-  for (const tb::Entry& e : tb::Registry()) {
-    if (!e.netlist && e.block == block && e.matches(params)) {
-      return e.config;
-    }
-  }
-  return "";
-}
-
 }  // namespace htm::sim

@@ -22,8 +22,5 @@ const golden::InstanceFactory* RtlModelFactory();
 std::vector<std::string> RtlModelBlocks();
 /// The named configurations of `block` with an RTL (netlist = false) or netlist model here.
 std::vector<std::string> RtlModelConfigs(const std::string& block, bool netlist);
-/// The named configuration of `block` whose Ports::Params are `*params` ("" when none, and
-/// always "" without the Verilated models: the registry of configurations is theirs).
-std::string RtlModelConfigName(const std::string& block, const void* params);
 
 }  // namespace htm::sim

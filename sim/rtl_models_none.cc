@@ -27,10 +27,6 @@ std::vector<std::string> RtlModelConfigs(const std::string&, bool) {
   return {};
 }
 
-std::string RtlModelConfigName(const std::string&, const void*) {
-  return "";
-}
-
 int CoverageCommand(int, char**) {
   std::cerr << "htmsim coverage: this htmsim has the golden models only; the benches are in "
                "htmsim-rtl\n";
