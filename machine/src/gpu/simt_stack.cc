@@ -4,8 +4,8 @@
 #include "simt_stack.h"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
-#include <map>
 #include <sstream>
 
 #include "machine.h"
@@ -64,9 +64,9 @@ golden::TxSimtStackOut SimtStack::Cmd(int wi, SimtOp op, uint64_t mask, uint64_t
   return out_;
 }
 
-uint32_t SimtStack::Position(const Warp& w, int t) const {
+uint32_t SimtStack::Position(const Warp& w, int t, bool in_try) const {
   const Thread& th = m_.threads[static_cast<size_t>(t)];
-  if (w.in_tx && std::find(w.tx.begin(), w.tx.end(), t) != w.tx.end()) {
+  if (w.in_tx && in_try) {
     return th.doomed || th.lane->op().kind == OpKind::kTxCommit ? kTxEndPc : th.lane->op().pc;
   }
   return th.done ? kExitPc : th.lane->op().pc;
@@ -117,11 +117,23 @@ bool SimtStack::Depart(int wi, const std::string& what) {
 
 void SimtStack::Init(int wi) {
   const Warp& w = m_.warps[static_cast<size_t>(wi)];
-  Cmd(wi, SimtOp::kInit, golden::LowMask(32), Position(w, w.first), 0, kExitPc);
+  Cmd(wi, SimtOp::kInit, golden::LowMask(32), Position(w, w.first, false), 0, kExitPc);
 }
 
 bool SimtStack::Follow(int wi, std::vector<int>* lanes) {
   const Warp& w = m_.warps[static_cast<size_t>(wi)];
+  // Where every lane is (commands do not move lanes): once per issue.
+  uint64_t in_try = 0;
+  if (w.in_tx) {
+    in_try = Mask(w, w.tx);
+  }
+  std::array<uint32_t, 32> pos{};
+  for (int l = 0; l < 32; ++l) {
+    pos[static_cast<size_t>(l)] = Position(w, w.first + l, ((in_try >> l) & 1) != 0);
+  }
+  // The top's lanes grouped by position, lowest first.
+  std::array<std::pair<uint32_t, uint64_t>, 32> at{};
+  size_t n = 0;
   for (int step = 0; step < 4 * 32 + 8; ++step) {
     if (out_.err) {
       return Depart(wi, "the stack refused a command (an overflow or a command out of place)");
@@ -130,42 +142,53 @@ bool SimtStack::Follow(int wi, std::vector<int>* lanes) {
     if (!out_.top_valid || mask == 0) {
       return Depart(wi, "the stack's top has no lanes");
     }
-    std::map<uint32_t, uint64_t> at;  // position -> lanes of the top there
+    n = 0;
     for (int l = 0; l < 32; ++l) {
       if ((mask >> l) & 1) {
-        at[Position(w, w.first + l)] |= uint64_t{1} << l;
+        const uint32_t p = pos[static_cast<size_t>(l)];
+        size_t k = 0;
+        while (k < n && at[k].first < p) {
+          ++k;
+        }
+        if (k < n && at[k].first == p) {
+          at[k].second |= uint64_t{1} << l;
+          continue;
+        }
+        for (size_t j = n; j > k; --j) {
+          at[j] = at[j - 1];
+        }
+        at[k] = {p, uint64_t{1} << l};
+        ++n;
       }
     }
-    const uint32_t lo = at.begin()->first;
+    const uint32_t lo = at[0].first;
+    const uint32_t hi = at[n - 1].first;
     const bool normal_above =
         out_.top_type == static_cast<uint64_t>(SimtType::kNormal) && out_.depth > 1;
     if (normal_above && lo >= out_.top_rpc) {
       Cmd(wi, SimtOp::kNext, 0, out_.top_rpc, 0, 0);  // reached or passed its reconvergence
       continue;
     }
-    if (normal_above && std::prev(at.end())->first >= out_.top_rpc) {
+    if (normal_above && hi >= out_.top_rpc) {
       // Some lanes reached or passed the top's reconvergence point: they leave the top (the
       // entry below waits there with them), the others go on.
       uint64_t before = 0;
       uint32_t highest = lo;
-      for (const auto& [pos, lanes] : at) {
-        if (pos < out_.top_rpc) {
-          before |= lanes;
-          highest = pos;
-        }
+      for (size_t k = 0; k < n && at[k].first < out_.top_rpc; ++k) {
+        before |= at[k].second;
+        highest = at[k].first;
       }
       Cmd(wi, SimtOp::kBranch, before, highest, out_.top_rpc, out_.top_rpc);
       continue;
     }
-    if (at.size() == 1) {
+    if (n == 1) {
       if (out_.top_pc == lo) {
         break;
       }
       Cmd(wi, SimtOp::kNext, 0, lo, 0, 0);
       continue;
     }
-    const auto hi = std::prev(at.end());
-    Cmd(wi, SimtOp::kBranch, mask & ~hi->second, std::prev(hi)->first, hi->first, hi->first);
+    Cmd(wi, SimtOp::kBranch, mask & ~at[n - 1].second, at[n - 2].first, hi, hi);
   }
   if (out_.err) {
     return Depart(wi, "the stack refused a command (an overflow or a command out of place)");

@@ -73,7 +73,8 @@ class SimtStack {
  private:
   golden::TxSimtStackOut Cmd(int wi, SimtOp op, uint64_t mask, uint64_t pc, uint64_t pc2,
                              uint64_t rpc);
-  uint32_t Position(const Warp& w, int t) const;
+  /// Lane t's position; `in_try`: t is one of the running try's lanes (w.tx).
+  uint32_t Position(const Warp& w, int t, bool in_try) const;
   uint64_t Mask(const Warp& w, const std::vector<int>& ts) const;
   bool Depart(int wi, const std::string& what);
   std::string Top() const;
