@@ -491,6 +491,36 @@ TEST(GpuSystemWarpTmPg, DivergedAccessesAreNotChecked) {
   }
 }
 
+// The warps issue through their SIMT stacks (docs/htmsim.md, "The transactional SIMT stack"):
+// a list walk whose lanes leave at different iterations and a transaction inside fit the
+// default 16 entries and need more than 3; a stack too shallow for the warp stops the run
+// with a report naming the stack, its warp and its top.
+TEST(GpuSystemSimtStack, AStackTooShallowStopsTheRun) {
+  auto w = FindWorkload("List")->make(Scale::kSmall, 1);
+  MachineConfig m = *FindMachine("small");
+  const RunResult ok = RunSystem(m, TmMode::kKiloTm, *w);
+  ASSERT_TRUE(ok.ok) << ok.error << ok.check;
+  EXPECT_GT(ok.stats.simt_depth_max, 3u);
+  EXPECT_LE(ok.stats.simt_depth_max, 16u);
+  EXPECT_GT(ok.stats.simt_commands, ok.stats.warp_instructions / 2);
+  m.simt.depth = 3;
+  auto w2 = FindWorkload("List")->make(Scale::kSmall, 1);
+  const RunResult r = RunSystem(m, TmMode::kKiloTm, *w2);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("htm_tx_simt_stack core"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("refused a command"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("depth 3"), std::string::npos) << r.error;
+}
+
+// Serial runs one thread's transaction at a time: no SIMT stack, and the counters say so.
+TEST(GpuSystemSimtStack, SerialHasNone) {
+  auto w = FindWorkload("HT1K")->make(Scale::kSmall, 1);
+  const RunResult r = RunSystem(*FindMachine("small"), TmMode::kSerial, *w);
+  ASSERT_TRUE(r.ok) << r.error << r.check;
+  EXPECT_EQ(r.stats.simt_commands, 0u);
+  EXPECT_EQ(r.stats.simt_depth_max, 0u);
+}
+
 TEST(GpuSystemWarpTmEa, LateAllocRepliesFindTheirCommitter) {
   auto w = FindWorkload("List")->make(Scale::kDefault, 1);
   RunOptions opt;
