@@ -146,6 +146,31 @@ inline bool ParseOptions(
   return true;
 }
 
+/// ParseOptions for a command with one positional sub-command ("htmsim si oracle ..."), stored in
+/// *sub (empty when none is given).
+inline bool ParseWithSubcommand(const std::string& who, int argc, char** argv,
+                                const boost::program_options::options_description& desc,
+                                boost::program_options::variables_map& vm, std::string* sub) {
+  namespace po = boost::program_options;
+  po::options_description all;
+  all.add(desc).add_options()("command", po::value(sub));
+  po::positional_options_description pos;
+  pos.add("command", 1);
+  return ParseOptions(who, argc, argv, all, vm, &pos);
+}
+
+/// The parameters of the configuration called `name` in a configuration header's kAll
+/// (htm/configs/<block>.h), or nullptr.
+template <class All>
+const auto* FindConfig(const All& all, const std::string& name) {
+  for (const auto& entry : all) {
+    if (entry.first == name) {
+      return &entry.second;
+    }
+  }
+  return static_cast<decltype(&all.begin()->second)>(nullptr);
+}
+
 /// The items of a comma-separated list, empty items dropped.
 inline std::vector<std::string> SplitList(const std::string& s) {
   std::vector<std::string> out;

@@ -128,12 +128,7 @@ int CuSystemCommand(int argc, char** argv) {
               << desc << "\nExit status: 0 passed, 1 a check failed, 2 bad usage.\n";
     return 0;
   }
-  const htm::golden::CommitUnitParams* p = nullptr;
-  for (const auto& [name, params] : htm::configs::htm_commit_unit::kAll) {
-    if (name == config) {
-      p = &params;
-    }
-  }
+  const htm::golden::CommitUnitParams* p = FindConfig(htm::configs::htm_commit_unit::kAll, config);
   if (p == nullptr) {
     std::cerr << "htmsim cu-system: unknown configuration '" << config
               << "' (default, small or one)\n";

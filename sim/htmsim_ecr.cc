@@ -283,14 +283,8 @@ int EcrCommand(int argc, char** argv) {
   po::options_description desc("Options");
   desc.add_options()("help,h", "print this help and exit")(
       "rtl", po::bool_switch(&rtl), "rates: run the RTL models too (their cycles must agree)");
-  po::options_description hidden;
-  hidden.add_options()("command", po::value(&cmd));
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("command", 1);
   po::variables_map vm;
-  if (!ParseOptions("htmsim ecr", argc, argv, all, vm, &pos)) {
+  if (!ParseWithSubcommand("htmsim ecr", argc, argv, desc, vm, &cmd)) {
     return 2;
   }
   if (vm.count("help")) {

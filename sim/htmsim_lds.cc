@@ -271,12 +271,8 @@ int LdsCommand(int argc, char** argv) {
       "bench", po::value(&bench), "suite: only these benchmarks, comma-separated, e.g. HT,IT")(
       "out", po::value(&out), "suite: write lds_results.md and .csv into this directory")(
       "rtl", po::bool_switch(&rtl), "rates: measure the Verilated RTL too");
-  po::options_description all;
-  all.add(desc).add_options()("command", po::value(&cmd));
-  po::positional_options_description pos;
-  pos.add("command", 1);
   po::variables_map vm;
-  if (!ParseOptions("htmsim lds", argc, argv, all, vm, &pos)) {
+  if (!ParseWithSubcommand("htmsim lds", argc, argv, desc, vm, &cmd)) {
     return 2;
   }
   if (vm.count("help")) {

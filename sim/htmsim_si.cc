@@ -67,14 +67,8 @@ int SiCommand(int argc, char** argv) {
       "share of accesses that write")(
       "abort-percent", po::value(&shape.abort_percent)->default_value(shape.abort_percent),
       "share of transactions that abort");
-  po::options_description hidden;
-  hidden.add_options()("command", po::value(&cmd));
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("command", 1);
   po::variables_map vm;
-  if (!ParseOptions("htmsim si", argc, argv, all, vm, &pos)) {
+  if (!ParseWithSubcommand("htmsim si", argc, argv, desc, vm, &cmd)) {
     return 2;
   }
   if (vm.count("help")) {
@@ -85,12 +79,7 @@ int SiCommand(int argc, char** argv) {
               << " (oracle; try htmsim si --help)\n";
     return 2;
   }
-  const htm::golden::PostdateParams* p = nullptr;
-  for (const auto& [name, params] : htm::configs::htm_postdate::kAll) {
-    if (name == config) {
-      p = &params;
-    }
-  }
+  const htm::golden::PostdateParams* p = FindConfig(htm::configs::htm_postdate::kAll, config);
   if (p == nullptr) {
     std::cerr << "htmsim si: unknown configuration '" << config
               << "' (htm_postdate has default, small, one)\n";
