@@ -371,6 +371,11 @@ htm_config(htm_version_index default LONG KEEP_MEMORIES ROUTER router2 CYCLES 20
 # every few dozen publications, 2-bit reference counts that saturate.
 htm_config(htm_version_index small CYCLES 200000 NETLIST_CYCLES 20000
   AddrW=16 TsW=6 Regions=3 Versions=3 StrideLog2=8 RefW=2)
+# The small system-model machine's table (machine/src/gpu/config.cc): 8 regions of 3 versions
+# (its 3 snapshot versions), 32-bit addresses and creation times, 2-bit counts (a reference per
+# snapshot in use). The paper-size `default` is the default machine's.
+htm_config(htm_version_index machsmall LONG_SYNTH CYCLES 100000 NETLIST_CYCLES 6000
+  AddrW=32 TsW=32 Regions=8 Versions=3 StrideLog2=16 RefW=2)
 # Degenerate: one region of two versions, 2-bit timestamps, 1-bit reference counts.
 htm_config(htm_version_index one CYCLES 200000 NETLIST_CYCLES 20000
   AddrW=8 TsW=2 Regions=1 Versions=2 StrideLog2=3 RefW=1)

@@ -52,6 +52,10 @@ TEST_P(GpuSystem, RunsChecksAndReplaysOnTheSmallMachine) {
       // Commits became snapshots, and the dependency graph ordered the log.
       EXPECT_GT(r.stats.si_snapshots, 0u);
       EXPECT_GT(r.stats.si_graph_edges, 0u);
+      // The Version Index Table: its regions added, a Translate per transactional load, an
+      // Acquire and a Release per region of every snapshot read, and the publications' versions.
+      EXPECT_GT(r.stats.si_vit_regions, 0u);
+      EXPECT_GT(r.stats.si_vit_ops, r.stats.si_vit_regions + r.stats.si_snapshots);
       // SITM_TS posts edges to the post-dating unit; the loops it misses are aborted by the
       // model's exact graph and counted among the loop aborts.
       EXPECT_EQ(r.stats.si_pd_edges > 0, tm == TmMode::kSitm);
@@ -59,7 +63,7 @@ TEST_P(GpuSystem, RunsChecksAndReplaysOnTheSmallMachine) {
     } else {
       EXPECT_EQ(r.stats.si_snapshots + r.stats.si_version_waits + r.stats.si_graph_edges +
                     r.stats.aborts_loop + r.stats.aborts_single_writer + r.stats.aborts_si_full +
-                    r.stats.si_pd_edges,
+                    r.stats.si_pd_edges + r.stats.si_vit_regions + r.stats.si_vit_ops,
                 0u);
     }
     if (ea || pg) {
@@ -512,6 +516,39 @@ TEST(GpuSystemSimtStack, AStackTooShallowStopsTheRun) {
   EXPECT_NE(r.error.find("depth 3"), std::string::npos) << r.error;
 }
 
+// The Version Index Table serves snapshot isolation: a workload whose memory does not fit its
+// regions stops the run with a message naming the table; a table that answers a Translate with
+// the wrong version is a departure.
+TEST(GpuSystemVersionTable, AFootprintTooLargeStopsTheRun) {
+  MachineConfig m = *FindMachine("small");
+  m.vit.regions = 2;
+  m.vit.stride_log2 = 8;  // 2 regions of at most 256 bytes: 128 words
+  auto w = FindWorkload("HT1K")->make(Scale::kSmall, 1);
+  const RunResult r = RunSystem(m, TmMode::kSitmOracle, *w);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("htm_version_index version_index: the workload's"), std::string::npos)
+      << r.error;
+  EXPECT_NE(r.error.find("above the version stride (256)"), std::string::npos) << r.error;
+}
+
+TEST(GpuSystemVersionTable, RegionsCoverTheMemoryAndEveryLoadIsTranslated) {
+  for (const TmMode tm : {TmMode::kSitm, TmMode::kSitmOracle}) {
+    auto w = FindWorkload("HT1K")->make(Scale::kSmall, 1);
+    const size_t words = w->Init().size();
+    auto w2 = FindWorkload("HT1K")->make(Scale::kSmall, 1);
+    const MachineConfig& m = *FindMachine("small");
+    const RunResult r = RunSystem(m, tm, *w2);
+    ASSERT_TRUE(r.ok) << r.error << r.check;
+    // As many equal power-of-two regions as the table holds, covering the memory.
+    uint64_t len = 4;
+    while (len * static_cast<uint64_t>(m.vit.regions) < 4 * words) {
+      len *= 2;
+    }
+    EXPECT_EQ(r.stats.si_vit_regions, (4 * words + len - 1) / len) << ToString(tm);
+    EXPECT_LE(r.stats.si_vit_regions, static_cast<uint64_t>(m.vit.regions));
+  }
+}
+
 // Serial runs one thread's transaction at a time: no SIMT stack, and the counters say so.
 TEST(GpuSystemSimtStack, SerialHasNone) {
   auto w = FindWorkload("HT1K")->make(Scale::kSmall, 1);
@@ -601,7 +638,7 @@ TEST(GpuSystemMachine, ImpossibleMachinesAreRefused) {
   m.cu.ring_size = 24;
   EXPECT_NE(CheckMachine(m), "");
   m = *FindMachine("small");
-  m.si_versions = 1;  // no version to write the next snapshot into
+  m.vit.versions = 1;  // no version to write the next snapshot into
   EXPECT_NE(CheckMachine(m), "");
   EXPECT_EQ(CheckMachine(*FindMachine("default")), "");
 }

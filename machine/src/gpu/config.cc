@@ -105,6 +105,11 @@ MachineConfig Paper() {
   m.wt = golden::WriterTableParams{.addr_w = 30, .tx_w = 10, .sets = 1000, .ways = 3};
   m.rl = golden::ReaderListParams{.addr_w = 30, .tx_w = 10, .leaf_w = 32, .sets = 21964, .ways = 4};
   m.pd = golden::PostdateParams{.num_tx = 1024, .ts_w = 24, .inc = 10};
+  // The Version Index Table (docs/htm_version_index.md): 42 regions of 8 versions (Table 2: 8
+  // concurrently active versions), 32-bit addresses and creation times, versions 0x10000 apart
+  // (Figure 6), 10-bit reference counts.
+  m.vit = golden::VersionIndexParams{
+      .addr_w = 32, .ts_w = 32, .regions = 42, .versions = 8, .stride_log2 = 16, .ref_w = 10};
   return m;
 }
 
@@ -145,9 +150,12 @@ MachineConfig Small() {
   m.tcd.num_hashes = 2;
   m.tcd.slots_per_hash = 16;
   m.tcd.scrub_interval = 4;
-  m.si_versions = 3;  // fewer than the warps in a transaction: publications wait
-  m.wt.sets = 128;    // 384 writers and 8192 reader entries for 128 lanes in transactions
-  m.rl.sets = 2048;   // a warp of Vacation2 reads about 100 words per lane
+  // 3 snapshot versions, fewer than the warps in a transaction: publications wait. 8 regions;
+  // a snapshot's reference on a version is one count (at most 3 snapshots share a version).
+  m.vit = golden::VersionIndexParams{
+      .addr_w = 32, .ts_w = 32, .regions = 8, .versions = 3, .stride_log2 = 16, .ref_w = 2};
+  m.wt.sets = 128;   // 384 writers and 8192 reader entries for 128 lanes in transactions
+  m.rl.sets = 2048;  // a warp of Vacation2 reads about 100 words per lane
   return m;
 }
 
@@ -177,8 +185,8 @@ std::string CheckMachine(const MachineConfig& m) {
   if (m.icnt_latency < 1 || m.mem_latency < 1 || m.cu_mem_latency < 1 || m.alloc_retry < 1) {
     return "latencies must be >= 1";
   }
-  if (m.si_versions < 2) {
-    return "snapshot isolation needs at least 2 versions (one read, one written)";
+  if (std::string err = golden::CheckVersionIndexParams(m.vit); !err.empty()) {
+    return "Version Index Table: " + err;
   }
   if (std::string err = golden::CheckWriterTableParams(m.wt); !err.empty()) {
     return "Writer Table: " + err;

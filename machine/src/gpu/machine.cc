@@ -365,6 +365,9 @@ std::vector<BlockUse> MachineBlocks(const MachineConfig& m, TmMode tm) {
   if (pg) {
     uses.push_back(Use<golden::PagCheckPorts>("htm_pag_check", m.cores, m.pag));
   }
+  if (IsSi(tm)) {
+    uses.push_back(Use<golden::VersionIndexPorts>("htm_version_index", 1, m.vit));
+  }
   if (tm == TmMode::kSitm) {
     uses.push_back(Use<golden::WriterTablePorts>("htm_writer_table", 1, m.wt));
     uses.push_back(Use<golden::ReaderListPorts>("htm_reader_list", 1, m.rl));

@@ -28,18 +28,20 @@ SnapshotMemory::Version SnapshotMemory::At(uint32_t addr, uint64_t snap) const {
   return Version{0, -1, init_[addr]};
 }
 
-void SnapshotMemory::Acquire(uint64_t snap) {
-  ++refs_[snap];
+bool SnapshotMemory::Acquire(uint64_t snap) {
+  return ++refs_[snap] == 1;
 }
 
-void SnapshotMemory::Release(uint64_t snap) {
+bool SnapshotMemory::Release(uint64_t snap) {
   const auto it = refs_.find(snap);
   if (it == refs_.end()) {
     throw std::logic_error("snapshot " + std::to_string(snap) + " released but not in use");
   }
   if (--it->second == 0) {
     refs_.erase(it);
+    return true;
   }
+  return false;
 }
 
 int SnapshotMemory::live() const {

@@ -10,7 +10,8 @@ namespace htm::gpu {
 // ---- SITM_Oracle --------------------------------------------------------------------------------
 
 void SnapshotTm::Start() {
-  smem_ = std::make_unique<SnapshotMemory>(m_.mem, m_.cfg.si_versions);
+  smem_ = std::make_unique<SnapshotMemory>(m_.mem, m_.cfg.vit.versions);
+  vt_ = std::make_unique<VersionTable>(m_, m_.mem.size());
   graph_ = std::make_unique<SiGraph>();
 }
 
@@ -37,16 +38,21 @@ void SnapshotTm::Finish() {
 
 void SnapshotTm::FinalStats(SystemStats& s) const {
   s.si_graph_edges = graph_->edges();
+  s.si_vit_regions = static_cast<uint64_t>(vt_->regions());
+  s.si_vit_ops = vt_->ops();
 }
 
 void SnapshotTm::OnBeginTry(int t) {
   Thread& th = m_.threads[static_cast<size_t>(t)];
   th.snap = smem_->newest();
-  smem_->Acquire(th.snap);
+  if (smem_->Acquire(th.snap)) {
+    vt_->Hold(th.snap);
+  }
 }
 
 uint32_t SnapshotTm::LoadFromMemory(int t, uint32_t a) {
   Thread& th = m_.threads[static_cast<size_t>(t)];
+  vt_->Translate(a, th.snap);  // the table finds the version (the model's value is checked)
   const SnapshotMemory::Version v = smem_->At(a, th.snap);  // the version of the try's snapshot
   th.seen.push_back(v.node);
   return v.value;
@@ -118,7 +124,10 @@ bool SnapshotTm::CommitsAtCore(int t) {
 
 void SnapshotTm::OnTryEnd(int t, bool committed) {
   (void)committed;
-  smem_->Release(m_.threads[static_cast<size_t>(t)].snap);
+  const uint64_t snap = m_.threads[static_cast<size_t>(t)].snap;
+  if (smem_->Release(snap)) {
+    vt_->Drop(snap);
+  }
 }
 
 void SnapshotTm::OnWarpTryEnd(int wi) {
@@ -151,6 +160,7 @@ void SnapshotTm::Publish() {
     return;
   }
   smem_->Publish(ready_);
+  vt_->Publish(smem_->newest(), ready_);
   OnPublished(ready_);
   ready_.clear();
   ++m_.stats.si_snapshots;

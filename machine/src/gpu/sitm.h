@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "version_table.h"
+
 #include "htm/golden/postdate_model.h"
 #include "htm/golden/reader_list_model.h"
 #include "htm/golden/writer_table_model.h"
@@ -60,6 +62,7 @@ class SnapshotTm : public CommitUnitTm {
 
   std::unique_ptr<SnapshotMemory> smem_;
   std::unique_ptr<SiGraph> graph_;
+  std::unique_ptr<VersionTable> vt_;  // the Version Index Table on the path
 
  private:
   void Publish();

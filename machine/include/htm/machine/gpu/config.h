@@ -19,6 +19,7 @@
 #include "htm/golden/reader_list_model.h"
 #include "htm/golden/tcd_model.h"
 #include "htm/golden/tx_simt_stack_model.h"
+#include "htm/golden/version_index_model.h"
 #include "htm/golden/writer_table_model.h"
 
 namespace htm::gpu {
@@ -66,7 +67,9 @@ struct MachineConfig {
   // read-only transactions go to the commit units as in KILO TM.
   golden::TcdParams tcd;
   bool tcd_on = true;
-  int si_versions = 8;           // snapshot isolation: concurrently active versions
+  // Snapshot isolation: the Version Index Table; its Versions are the concurrently active
+  // versions (snapshots in use) of the multi-version memory.
+  golden::VersionIndexParams vit;
   golden::WriterTableParams wt;  // SITM: the Writer Table
   golden::ReaderListParams rl;   // SITM: the Scalable Reader List
   golden::PostdateParams pd;     // SITM: the post-dating unit (its slots are transaction ids)

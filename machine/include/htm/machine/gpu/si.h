@@ -47,8 +47,9 @@ class SnapshotMemory {
   /// The version of `addr` a transaction of snapshot `snap` reads.
   Version At(uint32_t addr, uint64_t snap) const;
   /// A transaction begins reading snapshot `snap` (a reference) / ends (its commit or abort).
-  void Acquire(uint64_t snap);
-  void Release(uint64_t snap);
+  /// True when the snapshot got its first reader / lost its last one.
+  bool Acquire(uint64_t snap);
+  bool Release(uint64_t snap);
   /// The oldest snapshot in use (the newest when no transaction runs).
   uint64_t oldest() const {
     return refs_.empty() ? newest_ : std::min(refs_.begin()->first, newest_);
