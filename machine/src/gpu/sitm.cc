@@ -4,6 +4,9 @@
 #include "sitm.h"
 
 #include <algorithm>
+#include <optional>
+
+#include "block_op.h"
 
 namespace htm::gpu {
 
@@ -280,24 +283,12 @@ void SitmTs::Postdate(PdOp op, int a, int b, int t) {
   in.op_kind = static_cast<uint64_t>(op);
   in.op_a = static_cast<uint64_t>(a);
   in.op_b = static_cast<uint64_t>(b);
-  golden::PostdateOut r;
-  bool done = false;
-  for (int cycle = 0; cycle < 1 << 20 && !done; ++cycle) {
-    const golden::PostdateOut out = pd_->Eval(in);
-    if (out.res_valid && in.op_valid == 0) {
-      r = out;
-      done = true;
-    }
-    const bool taken = in.op_valid != 0 && out.op_ready != 0;
-    pd_->Tick(in);
-    if (taken) {
-      in.op_valid = 0;
-    }
-  }
-  if (!done) {
+  const std::optional<golden::PostdateOut> res = RunToResult(*pd_, in, true);
+  if (!res) {
     m_.Fail("the post-dating unit gave no result");
     return;
   }
+  const golden::PostdateOut& r = *res;
   if (r.res_err) {
     m_.Fail("the post-dating unit refused operation " + std::string(ToString(op)) + " on slots " +
             std::to_string(a) + ", " + std::to_string(b));
@@ -331,23 +322,17 @@ SitmTs::RlAnswer SitmTs::ReaderOp(RlOp kind, uint32_t addr, int tx) {
   in.op_addr = addr;
   in.op_tx = static_cast<uint64_t>(tx);
   RlAnswer a;
-  for (int cycle = 0; cycle < 1 << 20; ++cycle) {
-    const golden::ReaderListOut out = rl_->Eval(in);
-    if (out.id_valid) {
-      a.ids.push_back(out.id);
-    }
-    if (out.res_valid && in.op_valid == 0) {
-      rl_->Tick(in);
-      a.res = out;
-      return a;
-    }
-    const bool taken = in.op_valid != 0 && out.op_ready != 0;
-    rl_->Tick(in);
-    if (taken) {
-      in.op_valid = 0;
-    }
+  const std::optional<golden::ReaderListOut> res =
+      RunToResult(*rl_, in, true, [&a](const golden::ReaderListOut& out) {
+        if (out.id_valid) {
+          a.ids.push_back(out.id);
+        }
+      });
+  if (!res) {
+    m_.Fail("the Reader List gave no result");
+    return a;
   }
-  m_.Fail("the Reader List gave no result");
+  a.res = *res;
   return a;
 }
 
@@ -380,16 +365,8 @@ golden::WriterTableOut SitmTs::WriterOp(htm::WtOp kind, uint32_t addr, int tx) {
   in.op_tx = static_cast<uint64_t>(tx);
   op_ = "Writer Table " + std::string(ToString(kind)) + " of word " + std::to_string(addr) +
         " for transaction id " + std::to_string(tx);
-  for (int cycle = 0; cycle < 1 << 20; ++cycle) {
-    const golden::WriterTableOut out = wt_->Eval(in);
-    if (out.res_valid && in.op_valid == 0) {
-      return out;
-    }
-    const bool taken = in.op_valid != 0 && out.op_ready != 0;
-    wt_->Tick(in);
-    if (taken) {
-      in.op_valid = 0;
-    }
+  if (const std::optional<golden::WriterTableOut> res = RunToResult(*wt_, in, false)) {
+    return *res;
   }
   m_.Fail("the Writer Table gave no result");
   return {};

@@ -4,9 +4,11 @@
 #include "version_table.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <sstream>
 
+#include "block_op.h"
 #include "machine.h"
 
 namespace htm::gpu {
@@ -240,16 +242,8 @@ golden::VersionIndexOut VersionTable::Run(const Op& op) {
   }
   op_ = os.str();
   ++ops_;
-  for (int cycle = 0; cycle < 1 << 20; ++cycle) {
-    const golden::VersionIndexOut out = inst_->Eval(in);
-    if (out.res_valid != 0 && in.op_valid == 0) {
-      return out;
-    }
-    const bool taken = in.op_valid != 0 && out.op_ready != 0;
-    inst_->Tick(in);
-    if (taken) {
-      in.op_valid = 0;
-    }
+  if (const std::optional<golden::VersionIndexOut> res = RunToResult(*inst_, in, false)) {
+    return *res;
   }
   Depart("no result", {});
   return {};
