@@ -273,6 +273,17 @@ std::map<uint32_t, std::vector<int>> Machine::Lines(const std::vector<int>& ts) 
   return lines;
 }
 
+uint64_t Machine::SectorBytes(const std::vector<int>& ts) const {
+  std::vector<uint32_t> sectors;
+  for (const int t : ts) {
+    sectors.push_back(threads[static_cast<size_t>(t)].lane->op().addr /
+                      (Interconnect::kFlitBytes / 4));
+  }
+  std::sort(sectors.begin(), sectors.end());
+  return Interconnect::kFlitBytes *
+         static_cast<uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+}
+
 int Machine::MemAccess(int wi, const std::vector<int>& g, bool atomic) {
   Warp& w = warps[static_cast<size_t>(wi)];
   const Op op0 = threads[static_cast<size_t>(g[0])].lane->op();
@@ -296,6 +307,8 @@ int Machine::MemAccess(int wi, const std::vector<int>& g, bool atomic) {
     if (store) {
       w.stores_out += wait ? 0 : 1;
     }
+    // The request carries the stores' words (a compare-and-swap its two operands).
+    icnt.CountMessage(store || atomic ? ts.size() * (op0.kind == OpKind::kAtomCas ? 8 : 4) : 0);
     // The operations as issued: a store that does not wait has moved its thread on by the time
     // the partition performs it.
     std::vector<Op> ops;
@@ -329,6 +342,10 @@ int Machine::MemAccess(int wi, const std::vector<int>& g, bool atomic) {
         }
       }
       if (wait) {
+        // The reply: a load's or an atomic's sectors (its threads wait at the access), a
+        // serialized transaction's store none.
+        ++stats.mem_replies;
+        icnt.CountMessage(store ? 0 : SectorBytes(ts));
         At(now() + static_cast<uint64_t>(cfg.icnt_latency), [this, wi] { Complete(wi); });
       } else {
         --warps[static_cast<size_t>(wi)].stores_out;

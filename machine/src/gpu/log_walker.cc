@@ -107,6 +107,7 @@ bool SimtCore::SendCommitMessages() {
       l.q.pop_front();
     }
     ++m_.stats.cu_messages;
+    m_.icnt.CountMessage(msg.type == CuMsg::kReadSet || msg.type == CuMsg::kWriteSet ? 8 : 0);
     const uint64_t cid = best->cid;
     const int c = id_;
     m_.At(now + static_cast<uint64_t>(m_.cfg.icnt_latency), [this, u, msg, cid, c] {

@@ -296,7 +296,22 @@ bool MemoryPartition::Cycle() {
     return true;
   }
   if (offered && out.in_ready) {
+    const CuMsg type = in_.front().m.type;
+    (type == CuMsg::kAlloc                                 ? m_.stats.cu_in_allocs
+     : type == CuMsg::kReadSet || type == CuMsg::kWriteSet ? m_.stats.cu_in_words
+                                                           : m_.stats.cu_in_entry) += 1;
     in_.pop_front();
+  }
+  // Energy events (docs/energy.md): a stored word is a buffer write and an LWH operation, the
+  // memory operations are accesses at the partition, and every reply a message to a core.
+  if (out.rct_inc_valid) {
+    (out.rct_inc_write ? m_.stats.cu_write_words_stored : m_.stats.cu_read_words_stored) += 1;
+  }
+  m_.stats.cu_validation_reads += out.vr_req_valid;
+  m_.stats.cu_commit_writes += out.cw_req_valid;
+  for (int r = 0; r < static_cast<int>(out.arep_valid + out.rep_valid); ++r) {
+    ++m_.stats.cu_replies;
+    m_.icnt.CountMessage(0);
   }
   if (out.vr_req_valid) {
     vr_.push_back({now + static_cast<uint64_t>(cfg.cu_mem_latency),

@@ -163,6 +163,15 @@ class Interconnect {
         stats_(stats),
         part_free_(static_cast<size_t>(m.partitions), 0),
         link_free_(static_cast<size_t>(m.cores) * static_cast<size_t>(m.partitions), 0) {}
+  /// A flit is the crossbar's width, 32 bytes a cycle (Chen & Peng, HPCA 2016, Table 1); every
+  /// message carries an 8-byte header (route, type, commit id or address) with its data.
+  static constexpr uint64_t kFlitBytes = 32, kHeaderBytes = 8;
+  /// The flits of a message with `data_bytes` of data.
+  static uint64_t Flits(uint64_t data_bytes) {
+    return (kHeaderBytes + data_bytes + kFlitBytes - 1) / kFlitBytes;
+  }
+  /// Counts a message of `data_bytes` between a core and a partition (energy, docs/energy.md).
+  void CountMessage(uint64_t data_bytes) { stats_.icnt_flits += Flits(data_bytes); }
   int latency() const { return m_.icnt_latency; }
   /// The partition of a word: 64-word interleave units, round-robin.
   int PartitionOf(uint32_t addr) const {
@@ -367,6 +376,8 @@ class Machine {
   LogEvent TxEvent(int t) const;
   /// Groups the threads' addresses into line requests: (line, the threads of that line).
   std::map<uint32_t, std::vector<int>> Lines(const std::vector<int>& ts) const;
+  /// The bytes of the 32-byte sectors the threads' addresses touch: a line request's reply data.
+  uint64_t SectorBytes(const std::vector<int>& ts) const;
   /// A load, store or atomic outside a transaction (or a serialized transaction's access).
   int MemAccess(int wi, const std::vector<int>& g, bool atomic);
   /// A non-transactional store or atomic, performed now.

@@ -56,7 +56,10 @@ golden::TxSimtStackOut SimtStack::Cmd(int wi, SimtOp op, uint64_t mask, uint64_t
   in.cmd_rpc = rpc;
   inst_->Eval(in);
   inst_->Tick(in);
+  const uint64_t before = out_.depth;
   out_ = inst_->Eval(golden::TxSimtStackIn{});
+  m_.stats.simt_pushes += out_.depth > before ? out_.depth - before : 0;
+  m_.stats.simt_pops += out_.depth < before ? before - out_.depth : 0;
   max_depth_ = std::max(max_depth_, out_.depth);
   ++m_.stats.simt_commands;
   m_.stats.simt_depth_max = std::max(m_.stats.simt_depth_max, out_.depth);

@@ -294,6 +294,7 @@ void SitmTs::Postdate(PdOp op, int a, int b, int t) {
             std::to_string(a) + ", " + std::to_string(b));
     return;
   }
+  ++m_.stats.si_pd_ops;
   if (op == PdOp::kEdge) {
     ++m_.stats.si_pd_edges;
   }
@@ -323,7 +324,8 @@ SitmTs::RlAnswer SitmTs::ReaderOp(RlOp kind, uint32_t addr, int tx) {
   in.op_tx = static_cast<uint64_t>(tx);
   RlAnswer a;
   const std::optional<golden::ReaderListOut> res =
-      RunToResult(*rl_, in, true, [&a](const golden::ReaderListOut& out) {
+      RunToResult(*rl_, in, true, [this, &a](const golden::ReaderListOut& out) {
+        ++m_.stats.si_rl_cycles;
         if (out.id_valid) {
           a.ids.push_back(out.id);
         }
@@ -333,6 +335,11 @@ SitmTs::RlAnswer SitmTs::ReaderOp(RlOp kind, uint32_t addr, int tx) {
     return a;
   }
   a.res = *res;
+  ++m_.stats.si_rl_ops;
+  m_.stats.si_rl_writes += (kind == RlOp::kInsert && a.res.res_inserted != 0) ||
+                                   (kind == RlOp::kRemove && a.res.res_found != 0)
+                               ? 1
+                               : 0;
   return a;
 }
 
@@ -366,6 +373,8 @@ golden::WriterTableOut SitmTs::WriterOp(htm::WtOp kind, uint32_t addr, int tx) {
   op_ = "Writer Table " + std::string(ToString(kind)) + " of word " + std::to_string(addr) +
         " for transaction id " + std::to_string(tx);
   if (const std::optional<golden::WriterTableOut> res = RunToResult(*wt_, in, false)) {
+    ++m_.stats.si_wt_ops;
+    m_.stats.si_wt_writes += res->res_inserted != 0 || res->res_removed != 0 ? 1 : 0;
     return *res;
   }
   m_.Fail("the Writer Table gave no result");

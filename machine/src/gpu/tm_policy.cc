@@ -242,6 +242,7 @@ int CommitUnitTm::TxLoad(int wi, const std::vector<int>& g) {
   w.group = live;
   for (auto& [line, ts] : lines) {
     const int p = m_.icnt.PartitionOf(line * static_cast<uint32_t>(m_.cfg.line_words));
+    m_.icnt.CountMessage(0);
     m_.At(m_.icnt.Route(m_.now(), w.core, p, m_.cfg.mem_latency), [this, wi, ts = std::move(ts)] {
       for (const int t : ts) {
         Thread& th = m_.threads[static_cast<size_t>(t)];
@@ -249,6 +250,8 @@ int CommitUnitTm::TxLoad(int wi, const std::vector<int>& g) {
         th.result = LoadFromMemory(t, a);
         th.reads.push_back({a, th.result});
       }
+      ++m_.stats.mem_replies;
+      m_.icnt.CountMessage(m_.SectorBytes(ts));  // (the threads wait at the load)
       m_.At(m_.now() + static_cast<uint64_t>(m_.cfg.icnt_latency), [this, wi] { m_.Complete(wi); });
     });
   }

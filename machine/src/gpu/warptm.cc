@@ -297,6 +297,12 @@ bool WarpTm::StepEcr(int c) {
     m_.Paused(wi, s.pag.res_go, s.pag.res_pause);
   }
   if (in.cmd_valid && s.iw.cmd_ready) {
+    const auto lanes = static_cast<uint64_t>(__builtin_popcountll(in.cmd_mask));
+    if (in.cmd_op == static_cast<uint64_t>(IwcdOp::kMark)) {
+      m_.stats.iwcd_marks += lanes;
+    } else if (in.cmd_op == static_cast<uint64_t>(IwcdOp::kCheck)) {
+      m_.stats.iwcd_checks += lanes;
+    }
     ++p.next;
   }
   if (p.warp >= 0 && s.iw.res_valid) {
@@ -330,9 +336,14 @@ void WarpTm::CountCat(int c, const EcrCore::Step& s) {
   if (s.msg_taken) {
     p.cat_pending += s.cat_in.msg_count;
     cat_chan_->Pop(c);
+    // The RCT's message reaching this core: one message per receiving core (a delta is an
+    // address and a signed count, 4 bytes).
+    ++m_.stats.cat_messages;
+    m_.icnt.CountMessage(4 * s.cat_in.msg_count);
   }
   if (s.cat.dlt_valid) {
     --p.cat_pending;
+    ++m_.stats.cat_updates;
   }
   m_.stats.cat_drops += s.cat.drop_full;
 }
@@ -411,6 +422,7 @@ bool WarpTm::StepRct(int u, const golden::CommitUnitOut& out) {
   ri.dec_valid = out.rct_dec_valid;
   ri.dec_addr = out.rct_dec_addr;
   ri.dec_write = out.rct_dec_write;
+  m_.stats.rct_updates += ri.inc_valid + ri.dec_valid;
   golden::Instance<golden::RctPorts>& r = *rcts_[static_cast<size_t>(u)];
   const golden::RctOut ro = r.Eval(ri);
   r.Tick(ri);
@@ -437,6 +449,8 @@ bool WarpTm::StepRct(int u, const golden::CommitUnitOut& out) {
 void WarpTm::TcdBroadcast(bool retire, uint64_t v) {
   for (TcdPort& p : tcd_) {
     p.in.push_back({m_.now() + static_cast<uint64_t>(m_.cfg.icnt_latency), retire, v});
+    ++m_.stats.tcd_messages;
+    m_.icnt.CountMessage(0);
   }
 }
 
