@@ -12,7 +12,10 @@ state is counted once.
 """
 
 # CACTI refuses arrays under 64 bytes, and a RAM of a few rows is flip-flops in practice.
-MIN_MACRO_ENTRIES = 16
+# CACTI's RAM is at least one mat of 2 x 2 subarrays of 16 rows or more (MINSUBARRAYROWS)
+# with at least one word of the bus per row: with the bus as wide as the entry (one access,
+# one entry) it finds no organisation for fewer than about 31 entries (area/cacti.py).
+MIN_MACRO_ENTRIES = 32
 MIN_MACRO_BITS = 64 * 8
 
 
