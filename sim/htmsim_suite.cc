@@ -30,7 +30,9 @@
 #include "htmsim_tm.h"
 #include "lds_suite.h"
 #include "parallel.h"
+#include "report_text.h"
 #include "rtl_options.h"
+#include "suite_energy.h"
 #include "svg_chart.h"
 
 namespace po = boost::program_options;
@@ -61,6 +63,7 @@ struct Outcome {
   bool ok = false;
   std::string failure;  // the run's error, its final-state check or its log check
   gpu::SystemStats stats;
+  gpu::Energy energy;
   gpu::LogCheckResult log;
   double seconds = 0;
   std::vector<gpu::BlockCoverage> coverage;  // the blocks' coverage events (docs/coverage.md)
@@ -97,6 +100,7 @@ Outcome RunOne(const Job& job, const gpu::MachineConfig& machine, gpu::Scale sca
   }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.stats = r.stats;
+  o.energy = r.energy;
   o.coverage = r.coverage;
   if (!r.error.empty()) {
     o.failure = r.error;
@@ -117,23 +121,6 @@ Outcome RunOne(const Job& job, const gpu::MachineConfig& machine, gpu::Scale sca
 }
 
 // ---- The report ---------------------------------------------------------------------------
-
-std::string Fixed(double v, int digits) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(digits) << v;
-  return o.str();
-}
-
-std::string Thousands(uint64_t v) {
-  std::string s = std::to_string(v), o;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (i > 0 && (s.size() - i) % 3 == 0) {
-      o += ' ';
-    }
-    o += s[i];
-  }
-  return o;
-}
 
 struct Report {
   const gpu::MachineConfig* machine = nullptr;
@@ -223,12 +210,6 @@ std::string Explain(Why why, const gpu::MachineConfig& m) {
              "a later group, which the paper does not describe).";
   }
   return "";
-}
-
-std::string Percent(uint64_t part, uint64_t whole) {
-  return whole == 0
-             ? "–"
-             : Fixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 0) + " %";
 }
 
 /// The intra-warp detection's cycles per warp commit.
@@ -772,7 +753,19 @@ void WriteTcd(const Report& rep, std::ostream& md) {
      << rows.str() << "\n";
 }
 
-std::string ReportMarkdown(const Report& rep, BarChart* fig8, BarChart* fig10, BarChart* fig13) {
+/// The passed runs' statistics and energy, for the energy section.
+EnergyRuns PassedRuns(const Report& rep) {
+  EnergyRuns runs;
+  for (const auto& [key, o] : rep.runs) {
+    if (o.ok) {
+      runs[key] = EnergyRun{o.stats, o.energy};
+    }
+  }
+  return runs;
+}
+
+std::string ReportMarkdown(const Report& rep, BarChart* fig8, BarChart* fig10, BarChart* fig13,
+                           BarChart* fig9, BarChart* fig14) {
   std::ostringstream md;
   md << "# htmsim suite report\n\n"
      << "Machine `" << rep.machine->name << "` (" << rep.machine->summary << "), scale `"
@@ -783,6 +776,7 @@ std::string ReportMarkdown(const Report& rep, BarChart* fig8, BarChart* fig10, B
   WriteEcr(rep, md, fig8);
   WriteAborts(rep, md, fig10);
   WriteSi(rep, md, fig13);
+  WriteEnergy(rep.workloads, *rep.machine, PassedRuns(rep), md, fig9, fig14);
   WriteTcd(rep, md);
   WriteFgl(rep, md);
   WriteLds(rep, md);
@@ -1006,6 +1000,9 @@ int SuiteCommand(int argc, char** argv) {
   for (const auto& [key, value] : StatFields(gpu::SystemStats{})) {
     csv << "," << key;
   }
+  for (const auto& [key, value] : EnergyFields(gpu::Energy{})) {
+    csv << "," << key;
+  }
   csv << ",seconds\n";
   for (size_t i = 0; i < queue.size(); ++i) {
     const Job& j = queue[i];
@@ -1014,10 +1011,13 @@ int SuiteCommand(int argc, char** argv) {
     rep.runs[{j.workload->name, j.tm}] = o;
     const RunLabel label{j.workload->name, gpu::ToString(j.tm), rep.machine->name,
                          gpu::ToString(rep.scale), seed};
-    WriteStatsJson(jsonl, label, o.ok, o.stats, o.seconds);
+    WriteStatsJson(jsonl, label, o.ok, o.stats, o.energy, o.seconds);
     csv << label.workload << "," << label.tm << "," << label.config << "," << label.scale << ","
         << seed << "," << (o.ok ? 1 : 0);
     for (const auto& [key, value] : StatFields(o.stats)) {
+      csv << "," << value;
+    }
+    for (const auto& [key, value] : EnergyFields(o.energy)) {
       csv << "," << value;
     }
     csv << "," << o.seconds << "\n";
@@ -1034,8 +1034,8 @@ int SuiteCommand(int argc, char** argv) {
       return 1;
     }
   }
-  BarChart fig8, fig10, fig13;
-  const std::string md = ReportMarkdown(rep, &fig8, &fig10, &fig13);
+  BarChart fig8, fig10, fig13, fig9, fig14;
+  const std::string md = ReportMarkdown(rep, &fig8, &fig10, &fig13, &fig9, &fig14);
   const std::filesystem::path dir(out);
   const bool written =
       WriteFileAtomically((dir / "results.jsonl").string(), jsonl.str()) &&
@@ -1043,6 +1043,8 @@ int SuiteCommand(int argc, char** argv) {
       WriteFileAtomically((dir / "fig8_speedup.svg").string(), RenderSvg(fig8)) &&
       WriteFileAtomically((dir / "fig10_aborts.svg").string(), RenderSvg(fig10)) &&
       WriteFileAtomically((dir / "fig13_speedup.svg").string(), RenderSvg(fig13)) &&
+      WriteFileAtomically((dir / "fig9_energy.svg").string(), RenderSvg(fig9)) &&
+      WriteFileAtomically((dir / "fig14_energy.svg").string(), RenderSvg(fig14)) &&
       (!rep.lds || (WriteFileAtomically((dir / "lds_results.md").string(), rep.lds->markdown) &&
                     WriteFileAtomically((dir / "lds_results.csv").string(), rep.lds->csv))) &&
       WriteFileAtomically((dir / "report.md").string(), md);

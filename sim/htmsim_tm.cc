@@ -85,11 +85,21 @@ int List() {
   return 0;
 }
 
-void PrintStats(const gpu::SystemStats& s, double seconds) {
+void PrintStats(const gpu::SystemStats& s, const gpu::Energy& e, double seconds) {
   s.ForEach([](const char* key, const char* label, uint64_t v) {
     (void)key;
     std::cout << "  " << std::left << std::setw(28) << label << std::right << std::setw(14) << v
               << "\n";
+  });
+  const double total = e.total_pj() * 1e-6;
+  e.ForEach([total](const char* key, const char* label, double uj) {
+    (void)key;
+    std::cout << "  " << std::left << std::setw(28) << label << std::right << std::fixed
+              << std::setprecision(3) << std::setw(14) << uj;
+    if (uj != total && total > 0) {
+      std::cout << std::setprecision(1) << " (" << 100 * uj / total << " %)";
+    }
+    std::cout << "\n";
   });
   std::cout << std::fixed << std::setprecision(3)
             << "  model speed: " << (seconds > 0 ? static_cast<double>(s.cycles) / seconds : 0)
@@ -138,12 +148,26 @@ std::vector<std::pair<const char*, uint64_t>> StatFields(const gpu::SystemStats&
   return fields;
 }
 
+std::vector<std::pair<const char*, std::string>> EnergyFields(const gpu::Energy& e) {
+  std::vector<std::pair<const char*, std::string>> fields;
+  e.ForEach([&](const char* key, const char* label, double uj) {
+    (void)label;
+    std::ostringstream v;
+    v << std::fixed << std::setprecision(3) << uj;
+    fields.emplace_back(key, v.str());
+  });
+  return fields;
+}
+
 void WriteStatsJson(std::ostream& os, const RunLabel& l, bool ok, const gpu::SystemStats& s,
-                    double seconds) {
+                    const gpu::Energy& e, double seconds) {
   os << "{\"workload\":\"" << l.workload << "\",\"tm\":\"" << l.tm << "\",\"config\":\"" << l.config
      << "\",\"scale\":\"" << l.scale << "\",\"seed\":" << l.seed
      << ",\"ok\":" << (ok ? "true" : "false");
   for (const auto& [key, value] : StatFields(s)) {
+    os << ",\"" << key << "\":" << value;
+  }
+  for (const auto& [key, value] : EnergyFields(e)) {
     os << ",\"" << key << "\":" << value;
   }
   os << ",\"seconds\":" << seconds << "}\n";
@@ -290,7 +314,7 @@ int Run(int argc, char** argv) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   progress.Clear();
-  PrintStats(r.stats, seconds);
+  PrintStats(r.stats, r.energy, seconds);
   if (log_file && !log_file->Commit()) {
     std::cerr << "htmsim run: writing " << log_path << " failed\n";
     return 1;
@@ -298,7 +322,7 @@ int Run(int argc, char** argv) {
   if (stats_file) {
     WriteStatsJson(stats_file->os(),
                    RunLabel{info->name, tm_name, machine->name, gpu::ToString(scale), seed}, r.ok,
-                   r.stats, seconds);
+                   r.stats, r.energy, seconds);
     if (!stats_file->Commit()) {
       std::cerr << "htmsim run: writing " << stats_path << " failed\n";
       return 1;

@@ -29,8 +29,12 @@ struct RunLabel {
 };
 /// Every statistic with its JSON key, in one order for every output.
 std::vector<std::pair<const char*, uint64_t>> StatFields(const gpu::SystemStats& s);
-/// One JSON object on one line: the label, `ok`, every statistic and the seconds it took.
+/// The energy's total and parts with their JSON keys, in microjoules to the nanojoule (fixed
+/// decimals: the same run writes the same text).
+std::vector<std::pair<const char*, std::string>> EnergyFields(const gpu::Energy& e);
+/// One JSON object on one line: the label, `ok`, every statistic, the energy and the seconds it
+/// took.
 void WriteStatsJson(std::ostream& os, const RunLabel& l, bool ok, const gpu::SystemStats& s,
-                    double seconds);
+                    const gpu::Energy& e, double seconds);
 
 }  // namespace htm::sim

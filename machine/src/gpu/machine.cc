@@ -69,6 +69,7 @@ RunResult Machine::Run() {
     serial->Stop(error);
   }
   r.stats.log_events = serial ? serial->events() : 0;
+  r.energy = EnergyOf(r.stats, cfg, tm);
   if (error.empty()) {
     r.check = workload.Check(mem);
   }

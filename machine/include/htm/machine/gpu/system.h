@@ -36,6 +36,7 @@
 
 #include "htm/golden/instance.h"
 #include "htm/machine/gpu/config.h"
+#include "htm/machine/gpu/energy.h"
 #include "htm/machine/gpu/stats.h"
 #include "htm/workloads/gpu/workload.h"
 
@@ -121,6 +122,8 @@ struct RunResult {
   bool mismatch = false;
   std::string check;  // the workload's Check() message ("" when right)
   SystemStats stats;
+  /// The run's energy from its statistics (docs/energy.md).
+  Energy energy;
   std::vector<uint32_t> mem;  // final memory
   /// Every block's coverage events, in the order the machine built its first instance.
   std::vector<BlockCoverage> coverage;
