@@ -20,7 +20,8 @@ Usage (any directory):
   area/power.py --sta sta --liberty L --netlist N.v --top T --clock-mhz F
       (--activity A | --activity-json FILE [--per-port]) [--scope input|global]
       [--clock-port clk_i] [--work DIR] --out FILE.json
---activity-json takes `input_activity` (and its source) from area/activity.py's JSON; with
+--activity-json takes `input_activity` (with --scope global `all_activity`, the rate over all
+the RTL's signal bits) and its source from area/activity.py's JSON; with
 --per-port each input port gets its own measured rate (`set_power_activity -input_ports`,
 which this build honours, unlike -pins) over the mean. Writes
 FILE.json atomically: power in mW (total, internal, switching, leakage; sequential and
@@ -148,12 +149,15 @@ def analyse(a):
         try:
             with open(a.activity_json) as f:
                 act = json.load(f)
-            a.activity = float(act['input_activity'])
+            # -input takes the input ports' rate; -global the rate over all the RTL's signals
+            a.activity = float(act['all_activity' if a.scope == 'global' else 'input_activity'])
         except (OSError, ValueError, KeyError, TypeError) as e:
-            raise PowerError(f'no input_activity in {a.activity_json}: {e}') from None
+            raise PowerError(f'no activity in {a.activity_json}: {e}') from None
         source = act.get('source', {'from': a.activity_json})
     port_rates = {}
     if a.per_port:
+        if a.scope == 'global':
+            raise PowerError('--per-port sets input ports: it goes with --scope input')
         if not a.activity_json:
             raise PowerError('--per-port takes the ports\' rates from --activity-json')
         try:

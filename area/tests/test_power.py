@@ -198,7 +198,7 @@ class PowerTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             act = os.path.join(d, 'act.json')
             with open(act, 'w') as f:
-                json.dump({'input_activity': 0.4, 'source': {'from': 'test'},
+                json.dump({'input_activity': 0.4, 'all_activity': 0.25, 'source': {'from': 'test'},
                            'inputs': {'d_i': {'bits': 1, 'toggles': 0, 'activity': 0.0}}}, f)
             r, out = run_power(STA, d, 0.0)
             self.assertEqual(r.returncode, 0, r.stderr)
@@ -211,6 +211,11 @@ class PowerTest(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(out) as f:
                 per_port = json.load(f)
+            r = power_cli(os.path.join(d, 'tiny.v'), out, '--activity-json', act, '--scope',
+                          'global')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out) as f:
+                self.assertEqual(json.load(f)['activity'], 0.25)  # all signals' rate
         self.assertEqual(per_port['activity_per_port'], {'d_i': 0.0})
         self.assertEqual(per_port['activity_source'], {'from': 'test'})
         self.assertAlmostEqual(per_port['total_mw'], zero['total_mw'], places=6)
