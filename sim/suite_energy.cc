@@ -147,7 +147,7 @@ void WriteEcrEnergy(const std::vector<const gpu::WorkloadInfo*>& workloads, cons
      << "|---|---:|---:|---:|---:|---|---:|\n";
   *chart = EnergyChart("Chen & Peng, HPCA 2016, Figure 9", {"EA", "PG", "EA + PG"});
   chart->lines.emplace_back(kPaperEnergy, "paper average, EA + PG");
-  Mean mean[3], time, constant, ecr_share, ecr_leak, half, twice;
+  Mean mean[3], time, constant, ecr_share, ecr_leak, none, half, twice;
   for (const auto* w : workloads) {
     if (w->paper != gpu::Paper::kEcr || tab.Find(w->name, TmMode::kWarpTm) == nullptr) {
       continue;
@@ -165,6 +165,7 @@ void WriteEcrEnergy(const std::vector<const gpu::WorkloadInfo*>& workloads, cons
     std::string share = "–";
     if (both) {
       time.Add(both->time);
+      none.Add(tab.Over(w->name, TmMode::kWarpTmEaPg, 0)->energy);
       half.Add(tab.Over(w->name, TmMode::kWarpTmEaPg, 0.5)->energy);
       twice.Add(tab.Over(w->name, TmMode::kWarpTmEaPg, 2)->energy);
       const double total = tab.Find(w->name, TmMode::kWarpTmEaPg)->energy.total_pj();
@@ -216,7 +217,10 @@ void WriteEcrEnergy(const std::vector<const gpu::WorkloadInfo*>& workloads, cons
         "interconnect's part): too little to move the ratio.\n"
      << "* The constant power is the model's largest assumption (a quarter of the GTX 480's TDP, "
         "docs/energy.md). Halved, EA + PG's geometric mean would be "
-     << Fixed(*half.Gm(), 2) << "x; doubled, " << Fixed(*twice.Gm(), 2) << "x.\n\n";
+     << Fixed(*half.Gm(), 2) << "x; doubled, " << Fixed(*twice.Gm(), 2)
+     << "x; without it, the dynamic energy alone (the paper multiplies GPUWattch's average "
+        "dynamic power by the time), "
+     << Fixed(*none.Gm(), 2) << "x.\n\n";
 }
 
 void WriteSiEnergy(const std::vector<const gpu::WorkloadInfo*>& workloads, const Table& tab,

@@ -138,6 +138,8 @@ int SimtCore::Issue(int wi) {
   }
   const Op op = m_.threads[static_cast<size_t>(g[0])].lane->op();
   ++m_.stats.warp_instructions;
+  m_.stats.executed_instructions +=
+      op.kind == OpKind::kCompute ? static_cast<uint64_t>(std::max(1, op.count)) : 1;
   if (w.in_tx) {
     for (const int t : g) {
       if (++m_.threads[static_cast<size_t>(t)].tx_ops > m_.cfg.max_tx_ops) {
