@@ -18,6 +18,10 @@
 #                 default suite with every block's RTL in the loop, compared with the golden
 #                 suite (statistics and commit logs), in a build tree of its own ($(BUILD)-long)
 #   make formal   every proof, the long ones too
+#   make area     the area and power flow of every block and configuration (CACTI 7 for the RAM
+#                 macros, Yosys onto the OSU 0.18 um and sky130_fd_sc_hd cells for the logic,
+#                 OpenSTA for its power), then the report $(BUILD)/report/area.md beside the
+#                 papers' figures (docs/area_power.md)
 #   make fpga     ECP5 synthesis and place and route of every block and configuration, then
 #                 the figures table
 #   make clean
@@ -27,8 +31,9 @@ JOBS ?= $(shell nproc)
 LONG ?= OFF
 CTEST = ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j$(JOBS)
 STEP = tools/quiet_step.py
+PYTHON ?= python3
 
-.PHONY: run lockstep test regress formal fpga setup setup-golden configure build clean
+.PHONY: run lockstep test regress formal fpga area setup setup-golden configure build clean
 
 setup:
 	@tools/setup.sh
@@ -38,7 +43,9 @@ setup-golden:
 
 configure: setup
 	@bin=$$(HTM_SETUP_QUIET=1 tools/setup.sh --print-bin) && \
-	  cmake -S . -B $(BUILD) -G Ninja -DHTM_TOOLS_BIN=$$bin -DHTM_LONG=$(LONG) >/dev/null
+	  area=$$(HTM_SETUP_QUIET=1 tools/setup.sh --print-area) && \
+	  cmake -S . -B $(BUILD) -G Ninja -DHTM_TOOLS_BIN=$$bin -DHTM_AREA_DIR=$$area \
+	    -DHTM_LONG=$(LONG) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
@@ -94,6 +101,11 @@ formal: build
 fpga: build
 	$(CTEST) -L '^(synth|fpga)'
 	@tools/fpga_table.py $(BUILD)
+
+area: build
+	$(CTEST) -L '^area'
+	$(PYTHON) area/report.py --build $(BUILD) --out $(BUILD)/report \
+	  --cacti-dir $$(HTM_SETUP_QUIET=1 tools/setup.sh --print-area)/cacti
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-long $(RUN_BUILD)

@@ -91,3 +91,65 @@ function(htm_add_lint_tests)
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(lint.sv_style lint.filelist lint.clang_format PROPERTIES LABELS lint)
 endfunction()
+
+# ---- Area and power (area/, docs/area_power.md) ---------------------------------------------
+# The area data (CACTI, the OSU 0.18 um liberty, the sky130_fd_sc_hd cells) come from
+# tools/setup.sh --print-area, which the Makefile passes as HTM_AREA_DIR; the sky130 area-only
+# liberty is generated from the cells once per build tree. Each block configuration is one
+# CTest area.<top>.<config> writing reports/area/<top>__<config>.json; area/report.py gathers
+# them (make area). LONG: label area_long (make area only) instead of area (make test too).
+function(htm_add_area_setup)
+  set(HTM_AREA_DIR "" CACHE PATH "the area flow's data directory (tools/setup.sh --print-area)")
+  find_program(HTM_STA NAMES sta)
+  set(HTM_AREA_WORK ${CMAKE_BINARY_DIR}/area PARENT_SCOPE)
+  set(HTM_SKY130_LIB ${CMAKE_BINARY_DIR}/area/sky130_fd_sc_hd_area.lib PARENT_SCOPE)
+  set(HTM_OSU018_LIB ${HTM_AREA_DIR}/osu018/osu018_stdcells.lib PARENT_SCOPE)
+  if(NOT HTM_AREA_DIR OR NOT EXISTS ${HTM_AREA_DIR}/.complete)
+    message(STATUS "Area flow: no area data (HTM_AREA_DIR='${HTM_AREA_DIR}'); run "
+                   "tools/setup.sh and configure with -DHTM_AREA_DIR=$(tools/setup.sh --print-area)")
+    set(HTM_AREA_OK OFF PARENT_SCOPE)
+    return()
+  endif()
+  set(HTM_AREA_OK ON PARENT_SCOPE)
+  file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/area ${HTM_REPORT_DIR}/area)
+  add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/area/sky130_fd_sc_hd_area.lib
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/area/sky130_liberty.py
+            --cells ${HTM_AREA_DIR}/sky130_fd_sc_hd
+            --out ${CMAKE_BINARY_DIR}/area/sky130_fd_sc_hd_area.lib
+    DEPENDS ${CMAKE_SOURCE_DIR}/area/sky130_liberty.py
+    COMMENT "Generating the sky130_fd_sc_hd area-only liberty" VERBATIM)
+  add_custom_target(htm_area_lib ALL DEPENDS ${CMAKE_BINARY_DIR}/area/sky130_fd_sc_hd_area.lib)
+endfunction()
+
+function(htm_add_area_test BLOCK CFG LONG)
+  if(NOT HTM_AREA_OK)
+    return()
+  endif()
+  set(label area)
+  if(LONG)
+    set(label area_long)
+  endif()
+  add_test(NAME area.${BLOCK}.${CFG}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/area/area_flow.py
+            --yosys ${HTM_YOSYS} --sta ${HTM_STA} --htmsim $<TARGET_FILE:htmsim-rtl>
+            --cacti-dir ${HTM_AREA_DIR}/cacti --osu-lib ${HTM_OSU018_LIB}
+            --sky130-lib ${HTM_SKY130_LIB}
+            --top ${BLOCK} --config ${CFG} --params "${HTM_CFG_${BLOCK}_${CFG}_Y}"
+            --files "${HTM_RTL_DEPS_REL_${BLOCK}}" --includes "${HTM_YOSYS_INCLUDES}"
+            --work ${HTM_AREA_WORK} --report ${HTM_REPORT_DIR}/area
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(area.${BLOCK}.${CFG} PROPERTIES LABELS ${label} TIMEOUT 7200)
+endfunction()
+
+# The area tools' own tests (area/tests/test_<name>.py), label area, with the data paths in
+# their environment.
+function(htm_add_area_unit_test NAME)
+  if(NOT HTM_AREA_OK)
+    return()
+  endif()
+  add_test(NAME area.unit.${NAME}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/area/tests/test_${NAME}.py
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(area.unit.${NAME} PROPERTIES LABELS area TIMEOUT 1800
+    ENVIRONMENT "HTM_AREA_DIR=${HTM_AREA_DIR};HTM_SKY130_HD=${HTM_AREA_DIR}/sky130_fd_sc_hd;HTM_OSU018_LIB=${HTM_OSU018_LIB};HTM_CACTI_DIR=${HTM_AREA_DIR}/cacti;HTM_YOSYS=${HTM_YOSYS};HTM_STA=${HTM_STA};HTM_HTMSIM=$<TARGET_FILE:htmsim-rtl>;HTM_BUILD=${CMAKE_BINARY_DIR}")
+endfunction()
