@@ -25,6 +25,10 @@ class Role:
     key: str        # the structure's short key
     structure: str  # its name in the papers (or, for a primitive, what it is)
     part: str       # what this memory holds of it
+    # A read copy: the same contents as another memory (or flip-flops) of the block, kept so
+    # that more ports can read in one cycle. The report gives the storage both as built and
+    # with the copies left out (what a multi-ported RAM would hold once).
+    copy: bool = False
 
 
 LWH = 'Last Writer History'
@@ -46,19 +50,21 @@ def _recency(prefix, key, structure):
         f'{prefix}gen_table[*].u_l.mem': Role(RAM, key, structure,
                                               'slot values, the lookups\' copy (one per hash)'),
         f'{prefix}gen_table[*].u_m.mem': Role(RAM, key, structure,
-                                              'slot values, the updates\' copy (one per hash)'),
+                                              'slot values, the updates\' copy (one per hash)',
+                                              copy=True),
     }
 
 
-def _ring(part):
-    return Role(RAM, 'ring', RING, part)
+def _ring(part, copy=False):
+    return Role(RAM, 'ring', RING, part, copy)
 
 
 ROLES: dict[str, dict[str, Role]] = {
     # Early conflict resolution: the Conflict Address Table of a SIMT core.
     'htm_cat': {
         'gen_port[*].u_copy.mem': Role(RAM, 'cat', 'Conflict Address Table',
-                                       'sets of address ways, a read copy per lookup port'),
+                                       'sets of address ways, a read copy per lookup port',
+                                       copy=True),
         'u_upd_copy.mem': Role(RAM, 'cat', 'Conflict Address Table',
                                'sets of address ways, the update copy'),
     },
@@ -66,20 +72,20 @@ ROLES: dict[str, dict[str, Role]] = {
     'htm_commit_unit': {
         **{f'u_buf_{w}.mem': Role(RAM, 'buffer', BUF,
                                   f'linked words of the read and write sets, the {name} '
-                                  f'walker\'s copy')
+                                  f'walker\'s copy', copy=(w != 'c'))
            for w, name in (('f', 'fail'), ('p', 'pass'), ('c', 'commit'), ('r', 'retire'))},
         'u_free.mem': Role(RAM, 'buffer', BUF, 'free list of buffer slots'),
         'ew_q': _ring('entry words (flags), the intake\'s copy'),
-        'g_ew[*].u_ew.mem': _ring('entry words (flags), a walker\'s read-ahead copy'),
+        'g_ew[*].u_ew.mem': _ring('entry words (flags), a walker\'s read-ahead copy', True),
         'rd_head_q': _ring('read-set list heads, the intake\'s copy'),
         'wr_head_q': _ring('write-set list heads, the intake\'s copy'),
-        **{f'u_rdh_{w}.mem': _ring('read-set list heads, a walker\'s copy')
+        **{f'u_rdh_{w}.mem': _ring('read-set list heads, a walker\'s copy', True)
            for w in ('r', 'rn', 'p', 'f', 'fn')},
-        **{f'u_wrh_{w}.mem': _ring('write-set list heads, a walker\'s copy')
+        **{f'u_wrh_{w}.mem': _ring('write-set list heads, a walker\'s copy', True)
            for w in ('r', 'rn', 'c', 'cn', 'f', 'fn')},
         'u_raf.mem': _ring('retire pointer at the entry\'s first message'),
         'u_src_p.mem': _ring('reply route, the pass pointer\'s copy'),
-        'u_src_r.mem': _ring('reply route, the retire pointer\'s copy'),
+        'u_src_r.mem': _ring('reply route, the retire pointer\'s copy', True),
         'u_conf.mem': _ring('conflict flag and youngest conflicting writer'),
         'u_lwh.u_table.mem': LWH_TABLE,
         **_recency('u_lwh.u_bf.', 'lwh', f'{LWH}, {LWH_FILTER}'),
@@ -104,11 +110,13 @@ ROLES: dict[str, dict[str, Role]] = {
     # Snapshot isolation.
     'htm_postdate': {
         'u_cts_a.mem': Role(RAM, 'timestamps', LTT, 'commit timestamps, operand a\'s copy'),
-        'u_cts_b.mem': Role(RAM, 'timestamps', LTT, 'commit timestamps, operand b\'s copy'),
+        'u_cts_b.mem': Role(RAM, 'timestamps', LTT, 'commit timestamps, operand b\'s copy',
+                            copy=True),
         'u_pd_a.mem': Role(RAM, 'timestamps', LTT,
                            'post-dated timestamps and their set flags, operand a\'s copy'),
         'u_pd_b.mem': Role(RAM, 'timestamps', LTT,
-                           'post-dated timestamps and their set flags, operand b\'s copy'),
+                           'post-dated timestamps and their set flags, operand b\'s copy',
+                           copy=True),
         'u_pv.mem': Role(RAM, 'timestamps', LTT,
                          'previous timestamps and committed flags'),
     },
@@ -124,7 +132,8 @@ ROLES: dict[str, dict[str, Role]] = {
         'u_rows.mem': Role(RAM, 'versions', 'Version Index Table',
                            'version rows: per region, the versions\' creation times'),
         'scan_desc_mem': Role(RAM, 'versions', 'Version Index Table',
-                              'region descriptors, the scan\'s copy'),
+                              'region descriptors, the scan\'s copy (the regions are '
+                              'flip-flops)', copy=True),
     },
     # Early conflict resolution: the Reference Count Table of a commit unit.
     'htm_rct': {

@@ -299,7 +299,7 @@ def macros_of(top, config, mems) -> list[dict]:
         d = asdict(m)
         d.update(name=f'{top}/{config}/{m.name}', memory=m.name, bits=m.bits,
                  ports=ports_text(m), kind=role.kind, role=role.key, structure=role.structure,
-                 part=role.part)
+                 part=role.part, copy=role.copy)
         out.append(d)
     return out
 

@@ -19,6 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import array_roles  # noqa: E402
 import papers  # noqa: E402
 import svg_bars  # noqa: E402
 
@@ -66,6 +67,17 @@ def arrays_by_role(r, roles):
     return [a for a in r['arrays'] if a['role'] in roles]
 
 
+def is_copy(r, a):
+    """Whether array `a` of result `r` is a read copy of other storage (area/array_roles.py)."""
+    role = array_roles.role_of(r['top'], a['memory'])
+    return bool(role and role.copy)
+
+
+def distinct(r, arrays):
+    """`arrays` without the read copies: the storage a multi-ported RAM would hold once."""
+    return [a for a in arrays if not is_copy(r, a)]
+
+
 def sum_fig(arrays, node, key):
     return sum(a['cacti'][node][key] for a in arrays)
 
@@ -73,6 +85,15 @@ def sum_fig(arrays, node, key):
 def logic_mm2_at_40(r):
     um2 = r['logic'][LOGIC_REF_LIB]['area_um2']
     return um2 * 1e-6 * (40 / LOGIC_REF_NM) ** 2
+
+
+def shapes(arrays):
+    """'4 x 1024 x 96, 1024 x 120': the arrays' shapes, equal ones counted."""
+    count = {}
+    for a in arrays:
+        k = f"{a['entries']} x {a['width']}"
+        count[k] = count.get(k, 0) + 1
+    return ', '.join(k if n == 1 else f'{n} x {k}' for k, n in count.items())
 
 
 def fmt(v, digits=4):
@@ -161,46 +182,56 @@ def paper_tables(rows, cacti_dir, cache, summary):
 
     # KILO TM.
     md.append(f'### KILO TM, per memory partition ({papers.KILO})\n')
-    md.append('| structure | paper kB | our kB | our arrays | area 40 nm (mm2) | CACTI, paper\'s '
-              'capacity (mm2) |')
-    md.append('|---|---:|---:|---|---:|---:|')
+    md.append('| structure | paper kB | our kB | our arrays | area 40 nm (mm2) | without the read '
+              'copies: kB, mm2 | CACTI, paper\'s capacity (mm2) |')
+    md.append('|---|---:|---:|---|---:|---|---:|')
     total_ours = 0.0
     have_all = True
     for p in papers.KILO_ARRAYS:
         r, arr = ours(p.block, p.roles)
         if not arr:
             have_all = False
-            md.append(f'| {p.name} | {p.kbytes:g} | – | (no result for {p.block} default) | – | – |')
+            md.append(f'| {p.name} | {p.kbytes:g} | – | (no result for {p.block} default) | – | – '
+                      '| – |')
             continue
         bits = sum(array_bits(a) for a in arr)
         area = sum_fig(arr, '40', 'area_mm2')
         total_ours += area
         width = max(a['width'] for a in arr)
         pc = cacti_paper(p, width, cacti_dir, cache)
-        md.append(f'| {p.name} | {p.kbytes:g} | {fmt(kbytes(bits))} | '
-                  + ', '.join(f"{a['entries']} x {a['width']}" for a in arr)
-                  + f' | {fmt(area)} | {fmt(pc.area_mm2) if pc else "–"} |')
+        one = distinct(r, arr)
+        one_kb = kbytes(sum(array_bits(a) for a in one))
+        one_mm2 = sum_fig(one, '40', 'area_mm2')
+        md.append(f'| {p.name} | {p.kbytes:g} | {fmt(kbytes(bits))} | {shapes(arr)} | '
+                  f'{fmt(area)} | {fmt(one_kb)}, {fmt(one_mm2)} | '
+                  f'{fmt(pc.area_mm2) if pc else "–"} |')
         summary.append({'paper': 'KILO TM', 'structure': p.name, 'paper_kb': p.kbytes,
-                        'our_kb': kbytes(bits), 'our_area_mm2': area})
+                        'our_kb': kbytes(bits), 'our_area_mm2': area, 'our_distinct_kb': one_kb,
+                        'our_distinct_area_mm2': one_mm2,
+                        'paper_capacity_area_mm2': pc.area_mm2 if pc else None})
     r = rows.get(('htm_commit_unit', 'default'))
     if r is not None and have_all:
         logic = logic_mm2_at_40(r)
         tot = sum_fig(r['arrays'], '40', 'area_mm2') + logic
+        tot_one = sum_fig(distinct(r, r['arrays']), '40', 'area_mm2') + logic
         md.append(f'\nThe whole commit unit at 40 nm: arrays {fmt(sum_fig(r["arrays"], "40", "area_mm2"))} '
                   f'mm2 + logic {fmt(logic)} mm2 (sky130 cell area scaled by (40/130)^2) = '
                   f'**{fmt(tot)} mm2** against the slides\' {papers.KILO_PARTITION_MM2} mm2 '
                   f'(ratio {ratio(tot, papers.KILO_PARTITION_MM2)}); x {papers.KILO_PARTITIONS} '
                   f'partitions = {fmt(tot * papers.KILO_PARTITIONS)} mm2, '
                   f'{100 * tot * papers.KILO_PARTITIONS / papers.KILO_GPU_MM2:.2f} % of the '
-                  f'{papers.KILO_GPU_MM2:g} mm2 GPU (slides: 0.5 %).\n')
+                  f'{papers.KILO_GPU_MM2:g} mm2 GPU (slides: 0.5 %). Without the read copies: '
+                  f'**{fmt(tot_one)} mm2** (ratio {ratio(tot_one, papers.KILO_PARTITION_MM2)}).\n')
         summary.append({'paper': 'KILO TM', 'structure': 'commit unit per partition',
-                        'paper_area_mm2': papers.KILO_PARTITION_MM2, 'our_area_mm2': tot})
+                        'paper_area_mm2': papers.KILO_PARTITION_MM2, 'our_area_mm2': tot,
+                        'our_distinct_area_mm2': tot_one})
 
     # Snapshot isolation, Table 1.
     md.append(f'### Snapshot isolation ({papers.SI})\n')
     md.append('| structure | paper: kB, mm2, mW | CACTI, paper\'s organisation: mm2, mW | ours: '
-              'arrays | ours: kB, mm2, mW | ratio area, power (ours / paper) |')
-    md.append('|---|---|---|---|---|---|')
+              'arrays | ours: kB, mm2, mW | ratio area, power (ours / paper) | ours without '
+              'the read copies: kB, mm2, mW |')
+    md.append('|---|---|---|---|---|---|---|')
     clk = papers.SI_TABLE_CLOCK_MHZ * 1e6
     for p in papers.SI_ARRAYS:
         r, arr = ours(p.block, p.roles)
@@ -210,37 +241,47 @@ def paper_tables(rows, cacti_dir, cache, summary):
             pcs = f'{fmt(pc.area_mm2)}, {fmt(pc.leakage_mw + pc.read_pj * 1e-12 * clk * 1e3)}'
         if not arr:
             md.append(f'| {p.name} | {p.kbytes:g}, {p.area_mm2}, {p.power_mw} | {pcs} | '
-                      f'(no result for {p.block} default) | – | – |')
+                      f'(no result for {p.block} default) | – | – | – |')
             continue
+
+        def si_power(arrays):
+            return sum(a['cacti']['40']['leakage_mw'] + a['cacti']['40']['read_pj'] * 1e-12 * clk
+                       * 1e3 for a in arrays)
         bits = sum(array_bits(a) for a in arr)
         area = sum_fig(arr, '40', 'area_mm2')
-        power = sum(a['cacti']['40']['leakage_mw'] + a['cacti']['40']['read_pj'] * 1e-12 * clk
-                    * 1e3 for a in arr)
+        power = si_power(arr)
+        one = distinct(r, arr)
         md.append(f'| {p.name} | {p.kbytes:g}, {p.area_mm2}, {p.power_mw} | {pcs} | '
-                  + ', '.join(f"{a['entries']} x {a['width']}" for a in arr)
-                  + f' | {fmt(kbytes(bits))}, {fmt(area)}, {fmt(power)} | '
-                  f'{ratio(area, p.area_mm2)}, {ratio(power, p.power_mw)} |')
+                  f'{shapes(arr)} | {fmt(kbytes(bits))}, {fmt(area)}, {fmt(power)} | '
+                  f'{ratio(area, p.area_mm2)}, {ratio(power, p.power_mw)} | '
+                  f'{fmt(kbytes(sum(array_bits(a) for a in one)))}, '
+                  f'{fmt(sum_fig(one, "40", "area_mm2"))}, {fmt(si_power(one))} |')
         summary.append({'paper': 'SI', 'structure': p.name, 'paper_kb': p.kbytes,
                         'paper_area_mm2': p.area_mm2, 'paper_power_mw': p.power_mw,
                         'our_kb': kbytes(bits), 'our_area_mm2': area, 'our_power_mw': power,
-                        'paper_org_area_mm2': pc.area_mm2 if pc else None})
+                        'paper_org_area_mm2': pc.area_mm2 if pc else None,
+                        'paper_org_power_mw': (pc.leakage_mw + pc.read_pj * 1e-12 * clk * 1e3)
+                        if pc else None,
+                        'our_distinct_area_mm2': sum_fig(one, '40', 'area_mm2')})
 
     # Early conflict resolution, Table 1.
     md.append(f'\n### Early conflict resolution ({papers.ECR})\n')
     md.append('| structure | paper: entries, kB | ours: arrays | ours: kB | area 40 nm (mm2) | '
-              'leak 40 nm (mW) |')
-    md.append('|---|---|---|---:|---:|---:|')
+              'leak 40 nm (mW) | without the read copies: kB, mm2 |')
+    md.append('|---|---|---|---:|---:|---:|---|')
     for p in papers.ECR_ARRAYS:
         r, arr = ours(p.block, p.roles)
         if not arr:
             md.append(f'| {p.name} | {p.entries}, {p.kbytes:g} | (no result for {p.block} '
-                      'default) | – | – | – |')
+                      'default) | – | – | – | – |')
             continue
         bits = sum(array_bits(a) for a in arr)
-        md.append(f'| {p.name} | {p.entries}, {p.kbytes:g} | '
-                  + ', '.join(f"{a['entries']} x {a['width']}" for a in arr)
-                  + f' | {fmt(kbytes(bits))} | {fmt(sum_fig(arr, "40", "area_mm2"))} | '
-                  f'{fmt(sum_fig(arr, "40", "leakage_mw"))} |')
+        one = distinct(r, arr)
+        md.append(f'| {p.name} | {p.entries}, {p.kbytes:g} | {shapes(arr)} | {fmt(kbytes(bits))} '
+                  f'| {fmt(sum_fig(arr, "40", "area_mm2"))} | '
+                  f'{fmt(sum_fig(arr, "40", "leakage_mw"))} | '
+                  f'{fmt(kbytes(sum(array_bits(a) for a in one)))}, '
+                  f'{fmt(sum_fig(one, "40", "area_mm2"))} |')
         summary.append({'paper': 'ECR', 'structure': p.name, 'paper_kb': p.kbytes,
                         'our_kb': kbytes(bits), 'our_area_mm2': sum_fig(arr, '40', 'area_mm2')})
 
