@@ -200,7 +200,7 @@ def cacti_paper(arr, width, cacti_dir, cache):
                      cacti_dir, cache_dir=cache)
 
 
-def paper_tables(rows, cacti_dir, cache, summary):
+def paper_tables(rows, cacti_dir, cache, summary, build):
     md = ['## Beside the papers\n',
           'Our figures are CACTI 7 at 40 nm on the arrays Yosys finds in our RTL at the block\'s '
           '`default` (paper-size) configuration; "CACTI, paper\'s organisation" is the same '
@@ -331,18 +331,34 @@ def paper_tables(rows, cacti_dir, cache, summary):
         summary.append({'paper': 'ECR', 'structure': p.name, 'paper_kb': p.kbytes,
                         'our_kb': kbytes(bits), 'our_area_mm2': sum_fig(arr, '40', 'area_mm2')})
 
-    md += localtm_shares(rows, summary)
+    md += localtm_shares(rows, summary, build)
     return md
 
 
-def localtm_shares(rows, summary):
+def cache_params(build, top, config):
+    """A named configuration's parameters from the build tree's CMakeCache.txt (None if absent)."""
+    key = f'HTM_CFG_{top}_{config}_Y:INTERNAL='
+    try:
+        with open(os.path.join(build, 'CMakeCache.txt')) as f:
+            for line in f:
+                if line.startswith(key):
+                    items = line[len(key):].strip().split(';')
+                    return dict(i.split(' ', 1) for i in items if i.strip())
+    except OSError:
+        pass
+    return None
+
+
+def localtm_shares(rows, summary, build):
     """GPU-LocalTM's storage taken from the compute unit, from our configuration's parameters:
-    the LDS bank's layout (data, backup and owner words), the signatures' bits, the masks."""
+    the LDS bank's layout (data, backup and owner words), the signatures' bits, the masks. The
+    parameters come from the flow's result when there is one (its Yosys run takes hours), else
+    from the build tree."""
     r = rows.get(('htm_lds_tm', 'default'))
     md = [f'\n### GPU-LocalTM storage shares ({papers.LOCALTM_SOURCE})\n']
-    if r is None:
-        return md + ['(no result for htm_lds_tm default)\n']
-    p = r['params']
+    p = r['params'] if r is not None else cache_params(build, 'htm_lds_tm', 'default')
+    if p is None:
+        return md + ['(no parameters for htm_lds_tm default)\n']
     banks, words = int(p['NumBanks']), int(p['BankWords'])
     wg, wf = int(p['WgSize']), int(p['WfSize'])
     nwf = wg // wf
@@ -407,7 +423,7 @@ def main():
               '![Area at 40 nm](area_40nm.svg)\n']
         md += block_tables(rows)
         md.append('')
-        md += paper_tables(rows, args.cacti_dir, cache, summary)
+        md += paper_tables(rows, args.cacti_dir, cache, summary, args.build)
         svgs = charts(rows, args.out)
     except ReportError as e:
         print(f'area report: {e}', file=sys.stderr)
