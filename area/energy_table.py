@@ -297,11 +297,10 @@ def default_yosys(build):
     path = os.path.join(build, 'CMakeCache.txt')
     if not os.path.exists(path):
         raise FileNotFoundError(f'{path} is missing: configure the build tree, or give --yosys')
-    with open(path) as f:
-        m = re.search(r'^HTM_YOSYS:FILEPATH=(.+)$', f.read(), re.M)
-    if not m or not os.access(m.group(1), os.X_OK):
+    yosys = arrays.cmake_cache(path).get('HTM_YOSYS')
+    if not yosys or not os.access(yosys, os.X_OK):
         raise FileNotFoundError(f'{path} names no Yosys (HTM_YOSYS): give --yosys')
-    return m.group(1)
+    return yosys
 
 
 def main(argv=None):

@@ -337,16 +337,13 @@ def paper_tables(rows, cacti_dir, cache, summary, build):
 
 def cache_params(build, top, config):
     """A named configuration's parameters from the build tree's CMakeCache.txt (None if absent)."""
-    key = f'HTM_CFG_{top}_{config}_Y:INTERNAL='
+    import arrays  # noqa: E402 (the array flow's reader of the build tree)
     try:
-        with open(os.path.join(build, 'CMakeCache.txt')) as f:
-            for line in f:
-                if line.startswith(key):
-                    items = line[len(key):].strip().split(';')
-                    return dict(i.split(' ', 1) for i in items if i.strip())
+        text = arrays.cmake_cache(os.path.join(build, 'CMakeCache.txt')).get(
+            f'HTM_CFG_{top}_{config}_Y')
     except OSError:
-        pass
-    return None
+        return None
+    return dict(arrays.params_of(text)) if text is not None else None
 
 
 def localtm_shares(rows, summary, build):
