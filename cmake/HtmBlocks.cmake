@@ -138,7 +138,7 @@ function(_htm_with_netlist BLOCK CFG OUT)
   if(NOT HTM_LONG AND HTM_CFG_${BLOCK}_${CFG}_LONG_NETLIST)
     set(on OFF)
   endif()
-  if(HTM_CFG_${BLOCK}_${CFG}_NO_NETLIST)
+  if(HTM_CFG_${BLOCK}_${CFG}_NO_NETLIST OR HTM_COVERAGE)  # the coverage tree: RTL models only
     set(on OFF)
   endif()
   set(${OUT} ${on} PARENT_SCOPE)
@@ -332,6 +332,7 @@ function(htm_finalize_blocks)
   add_library(htm_models STATIC)
   target_link_libraries(htm_models PUBLIC htm_tb htm_golden)
   target_compile_definitions(htm_models PUBLIC VM_TRACE=1 VM_TRACE_FST=1)
+  htm_coverage_runtime(htm_models)  # cmake/HtmCoverage.cmake (HTM_COVERAGE only)
   foreach(block IN LISTS HTM_BLOCKS)
     # make test synthesizes one configuration per block (its `one`, else its first that is not
     # LONG_SYNTH); every other synthesis is in make fpga (label synth_long).
@@ -355,13 +356,14 @@ function(htm_finalize_blocks)
     foreach(cfg IN LISTS HTM_BLOCK_${block}_CONFIGS)
       set(model V${block}__${cfg})
       _htm_cpp_const(${cfg} const)
+      htm_coverage_model(${block} cov_sources cov_args)  # empty unless HTM_COVERAGE
       verilate(htm_models
         PREFIX ${model} TOP_MODULE ${block} TRACE_FST
         DIRECTORY ${CMAKE_BINARY_DIR}/vl/${model}
-        SOURCES ${HTM_RTL_VLT} ${HTM_RTL_DEPS_${block}}
+        SOURCES ${HTM_RTL_VLT} ${HTM_RTL_DEPS_${block}} ${cov_sources}
         INCLUDE_DIRS ${HTM_RTL_INCLUDE_DIRS}
         VERILATOR_ARGS -Wall --assert --x-assign unique --x-initial unique
-                       ${HTM_CFG_${block}_${cfg}_G} ${HTM_CFG_${block}_${cfg}_TRACE}
+                       ${HTM_CFG_${block}_${cfg}_G} ${HTM_CFG_${block}_${cfg}_TRACE} ${cov_args}
         # Constructors, initial blocks and trace set-up (the *__Slow files) run once: -O0
         # keeps their compilation cheap (they are half of a large model's C++).
         OPT_FAST -O2 OPT_SLOW -O0)
