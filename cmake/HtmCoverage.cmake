@@ -47,7 +47,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   message(STATUS "${out}")
   # A malformed .dat: a clear message (file and line) and exit status 2.
   file(MAKE_DIRECTORY ${OUT}/bad)
-  file(READ ${dats} good LIMIT 4000)
+  file(READ ${dats} good)
   file(WRITE ${OUT}/bad/broken.dat "${good}\nC 'truncated-key 12\n")
   execute_process(COMMAND ${PYTHON} ${REPORT} --root ${SRC} --coverage ${OUT}/bad
                           --out ${OUT}/bad-report

@@ -67,6 +67,11 @@ def parse_key(key):
     return fields
 
 
+def printable(text):
+    """Verilator's field separators (\\001, \\002) shown as ^A, ^B."""
+    return "".join(c if c >= " " else "^" + chr(ord(c) + 64) for c in text)
+
+
 def read_dat(path, into):
     """Adds the points of one .dat to `into` (key -> count). Raises BadInput on a malformed
     line (with file and line number) or a file without any point."""
@@ -85,7 +90,7 @@ def read_dat(path, into):
             if not fields or "f" not in fields or "page" not in fields:
                 raise BadInput("%s:%d: malformed coverage line (expected C '<key>' <count>, "
                                "the key with filename and page fields): %s"
-                               % (path, lineno, line.rstrip()[:120]))
+                               % (path, lineno, printable(line.rstrip()[:120])))
             key = m.group("key")
             into[key] = into.get(key, 0) + int(m.group("count"))
             n += 1
