@@ -7,11 +7,15 @@
 
 namespace htm::tb {
 
+uint64_t FreshSeed() {
+  std::random_device rd;
+  return (static_cast<uint64_t>(rd()) << 32 | rd()) % 1000000000;
+}
+
 uint64_t SeedFromEnv() {
   const char* env = std::getenv("HTM_SEED");
   if (env == nullptr || *env == '\0') {
-    std::random_device rd;
-    return (static_cast<uint64_t>(rd()) << 32 | rd()) % 1000000000;
+    return FreshSeed();
   }
   size_t used = 0;
   uint64_t seed = 0;
@@ -24,6 +28,16 @@ uint64_t SeedFromEnv() {
     throw std::invalid_argument(std::string("HTM_SEED is not a number: '") + env + "'");
   }
   return seed;
+}
+
+std::vector<SeedRun> SeedRuns(uint64_t cycles) {
+  const char* env = std::getenv("HTM_SEED");
+  if (env != nullptr && *env != '\0') {
+    return {SeedRun{SeedFromEnv(), cycles, false}};
+  }
+  const uint64_t fresh = cycles / 4 > 0 ? cycles / 4 : 1;
+  const uint64_t fixed = cycles > fresh ? cycles - fresh : 1;
+  return {SeedRun{kFixedSeed, fixed, false}, SeedRun{FreshSeed(), fresh, true}};
 }
 
 }  // namespace htm::tb

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "Vhtm_cov_smoke.h"
+
 #include "htm/configs/htm_rr_arb.h"
 #include "htm/tb/registry.h"
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Seeded constrained-random helpers and the seed convention: HTM_SEED from the environment, or a
-// fresh random seed, always printed so that a failure can be reproduced.
+// fixed seed and a fresh random one (SeedRuns), always printed so that a failure can be
+// reproduced.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,28 @@ namespace htm::tb {
 /// The seed of this run: $HTM_SEED if set (decimal or 0x hex), else a random one.
 /// Throws std::invalid_argument if HTM_SEED is not a number.
 uint64_t SeedFromEnv();
+
+/// A fresh random seed (below 10^9, so that it is easy to type back as HTM_SEED).
+uint64_t FreshSeed();
+
+/// The fixed seed of every lockstep and netlist test in `make test` (docs/verification.md,
+/// "Seeds"): the same stimulus on every run, so that a pass or a failure is a fact of the code.
+inline constexpr uint64_t kFixedSeed = 1;
+
+/// One run of a seeded test.
+struct SeedRun {
+  uint64_t seed = 0;
+  uint64_t cycles = 0;
+  bool fresh = false;  // a fresh random seed: new stimulus on every run
+};
+
+/// The runs of a seeded test of `cycles` cycles (its length in `make test`):
+///  * HTM_SEED set: that seed alone, for `cycles` (a replay, or a seed sweep);
+///  * otherwise the fixed seed (kFixedSeed) for cycles - cycles / 4, then a fresh random seed for
+///    the other quarter (at least one cycle each): the same total length as one run, so the
+///    test is no slower, and every run still tries new stimulus.
+/// Throws std::invalid_argument if HTM_SEED is not a number.
+std::vector<SeedRun> SeedRuns(uint64_t cycles);
 
 /// A deterministic random source with the small helpers stimulus generators need.
 class Rng {
