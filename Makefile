@@ -16,16 +16,25 @@
 #                 commit-unit correctness harness (8 seeds x 2.3M transactions), every
 #                 workload on the small machine with every netlist in the loop, and the
 #                 default suite with every block's RTL in the loop, compared with the golden
-#                 suite (statistics and commit logs), in a build tree of its own ($(BUILD)-long)
+#                 suite (statistics and commit logs), and a fixed-seed mutation sample (20
+#                 mutants per block), in a build tree of its own ($(BUILD)-long)
 #   make formal   every proof, the long ones too
 #   make area     the area and power flow of every block and configuration (CACTI 7 for the RAM
 #                 macros, Yosys onto the OSU 0.18 um and sky130_fd_sc_hd cells for the logic,
 #                 OpenSTA for its power), then the report $(BUILD)/report/area.md beside the
 #                 papers' figures (docs/area_power.md)
+#   make mutate   mutation testing (docs/verification.md): the mutants of every block (BLOCK=
+#                 one or more blocks) run against the block's make-test scope (random lockstep,
+#                 directed tests, make-test proofs), MUTANTS per block (a fixed-seed sample;
+#                 MUTANTS=all for every mutant, hours), then $(BUILD)/report/mutation.md
 #   make fpga     ECP5 synthesis and place and route of every block and configuration, then
 #                 the figures table
 #   make clean
 BUILD ?= build
+BLOCK ?=
+MUTANTS ?= 40
+MUTATE_SEED ?= 1
+MUTATE_CATS ?= lockstep,directed,formal
 RUN_BUILD ?= $(BUILD)-run
 JOBS ?= $(shell nproc)
 LONG ?= OFF
@@ -33,7 +42,7 @@ CTEST = ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j$(JOBS)
 STEP = tools/quiet_step.py
 PYTHON ?= python3
 
-.PHONY: run lockstep test regress formal fpga area setup setup-golden configure build clean
+.PHONY: run lockstep test regress formal fpga area mutate setup setup-golden configure build clean
 
 setup:
 	@tools/setup.sh
@@ -94,6 +103,7 @@ regress:
 	$(BUILD)-long/sim/htmsim-rtl suite --jobs $(JOBS) --no-lds --keep-logs --rtl all \
 	  --out $(BUILD)-long/cosim/rtl
 	python3 tools/compare_runs.py $(BUILD)-long/cosim/golden $(BUILD)-long/cosim/rtl
+	$(MAKE) mutate BUILD=$(BUILD)-long LONG=ON MUTANTS=20 MUTATE_SEED=1
 
 formal: build
 	$(CTEST) -L '^formal'
@@ -106,6 +116,17 @@ area: build
 	$(CTEST) -L '^area'
 	$(PYTHON) area/report.py --build $(BUILD) --out $(BUILD)/report \
 	  --cacti-dir $$(HTM_SETUP_QUIET=1 tools/setup.sh --print-area)/cacti
+
+mutate: build
+	cmake --build $(BUILD) --target htm_mutants -j$(JOBS)
+	@blocks="$(BLOCK)"; \
+	if [ -z "$$blocks" ]; then \
+	  blocks=$$(ls $(BUILD)/gen/mutate/*.json | xargs -n1 basename | sed 's/\.json$$//'); fi; \
+	for b in $$blocks; do \
+	  $(PYTHON) mutate/run_mutants.py --build $(BUILD) --binary $(BUILD)/mutate/htm_mutants \
+	    --block $$b --sample $(MUTANTS) --seed $(MUTATE_SEED) --categories $(MUTATE_CATS) \
+	    --jobs $(JOBS) --out $(BUILD)/mutate/full || exit 1; done
+	$(PYTHON) mutate/report.py --results $(BUILD)/mutate/full --out $(BUILD)/report
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-long $(RUN_BUILD)

@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Tests of the mutation flow's tools: the generator's sites and operators, the instrumented
+copy, the report's triage reader and the runner's usage errors."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import report  # noqa: E402
+import sv_mutants  # noqa: E402
+
+SRC = r"""
+module htm_demo #(
+  parameter int unsigned Depth = 4,
+  localparam int unsigned W = $clog2(Depth + 1)
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic         a_i,
+  input  logic [W-1:0] b_i,
+  output logic         y_o,
+  output logic [W-1:0] z_o
+);
+  logic [W-1:0] q_d, q_q;
+  logic [W-1:0] arr_q [Depth];
+  if (Depth > 1) begin : gen_more
+    assign z_o = q_q;
+  end else begin : gen_one
+    assign z_o = '0;
+  end
+  assign y_o = a_i && (b_i < W'(3)) && !rst_ni;
+  always_comb begin
+    q_d = q_q;
+    if (a_i) q_d = q_q + 1'b1;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      q_q <= '0;
+    end else begin
+      q_q <= q_d;
+      arr_q <= arr_q;
+      arr_q[b_i] <= q_d;
+    end
+  end
+  `HTM_ASSERT(Never_A, q_q <= 5)
+endmodule
+"""
+
+
+class Generator(unittest.TestCase):
+    def setUp(self):
+        _, self.muts = sv_mutants.mutants(SRC, 'htm_demo', 'rtl/htm_demo.sv')
+
+    def find(self, op, original, mutant):
+        return [m for m in self.muts if m['op'] == op and m['original'] == original
+                and m['mutant'] == mutant]
+
+    def test_operators(self):
+        rhs = "a_i && (b_i < W'(3)) && ! rst_ni"
+        self.assertTrue(self.find('rel', rhs, "a_i && (b_i <= W'(3)) && ! rst_ni"))
+        self.assertTrue(self.find('logic', rhs, "a_i || (b_i < W'(3)) && ! rst_ni"))
+        self.assertTrue(self.find('not', rhs, "a_i && (b_i < W'(3)) && rst_ni"))
+        self.assertTrue(self.find('term', rhs, "1'b1 && (b_i < W'(3)) && ! rst_ni"))
+        self.assertTrue(self.find('const', rhs, "a_i && (b_i < W'(4)) && ! rst_ni"))
+        self.assertTrue(self.find('stuck', 'q_q + 1\'b1', "'1"))
+        self.assertTrue(self.find('const', "'0", "'1"))
+        self.assertTrue(self.find('not', 'a_i', '!(a_i)'))
+
+    def test_excluded(self):
+        lines = {m['line'] for m in self.muts}
+        src = SRC.split('\n')
+        # Generate-if conditions, declarations, assertion macros, the header: never.
+        for i, text in enumerate(src, 1):
+            if ('Depth > 1' in text or 'HTM_ASSERT' in text or 'localparam' in text
+                    or 'logic [W-1:0] q_d' in text):
+                self.assertNotIn(i, lines, text)
+        # A whole unpacked array gets no '0 / '1, an element does.
+        self.assertFalse([m for m in self.muts if m['source'].startswith('arr_q <= arr_q')])
+        self.assertTrue([m for m in self.muts if m['source'].startswith('arr_q[b_i]')])
+        # Nothing inside an index.
+        self.assertFalse([m for m in self.muts if '[' in m['original'] and
+                          m['original'].split('[')[1] != m['mutant'].split('[')[-1:][0]
+                          and m['op'] != 'stuck'])
+
+    def test_keys_stable_and_unique(self):
+        keys = [m['key'] for m in self.muts]
+        self.assertEqual(len(keys), len(set(keys)))
+        shifted = '// a comment line\n' + SRC
+        _, again = sv_mutants.mutants(shifted, 'htm_demo', 'rtl/htm_demo.sv')
+        self.assertEqual(keys, [m['key'] for m in again])
+
+    def test_instrumented(self):
+        text, muts = sv_mutants.instrument(SRC, 'htm_demo', 'rtl/htm_demo.sv')
+        for m in muts:
+            self.assertEqual(text.count(f"HtmMutSel == 32'd{m['id']} ?"), 1)
+        self.assertIn('htm_mutant_sel("htm_demo")', text)
+        self.assertIn('`ifdef HTM_MUT_SEL', text)
+        # The selector is declared after the header, before the first use.
+        self.assertLess(text.index('int unsigned HtmMutSel;'), text.index("32'd1 ?"))
+
+    def test_unparsable(self):
+        with self.assertRaises(ValueError):
+            sv_mutants.mutants('module m (input a;\n  assign x = (a;\nendmodule\n', 'm', 'm.sv')
+
+
+class Triage(unittest.TestCase):
+    def test_reads_and_rejects(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False) as f:
+            f.write('# comment\nabc123 equivalent the bit is never read\n'
+                    'def456 gap CommitUnitDirected.PassAfterFail\n')
+        self.assertEqual(report.read_triage(f.name)['abc123'][0], 'equivalent')
+        with open(f.name, 'a') as g:
+            g.write('xyz maybe something\n')
+        with self.assertRaises(ValueError):
+            report.read_triage(f.name)
+        os.unlink(f.name)
+
+    def test_wilson(self):
+        lo, hi = report.wilson(38, 40)
+        self.assertLess(lo, 0.95)
+        self.assertGreater(hi, 0.95)
+        self.assertEqual(report.wilson(0, 0), (0.0, 1.0))
+
+
+class RunnerUsage(unittest.TestCase):
+    def run_tool(self, *args):
+        return subprocess.run([sys.executable, os.path.join(os.path.dirname(HERE),
+                                                            'run_mutants.py'), *args],
+                              capture_output=True, text=True)
+
+    def test_bad_category_and_block(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, 'gen', 'mutate'))
+            with open(os.path.join(d, 'gen', 'mutate', 'htm_x.json'), 'w') as f:
+                json.dump([], f)
+            r = self.run_tool('--build', d, '--binary', '/bin/true', '--block', 'htm_x',
+                              '--categories', 'lockstep,wishful', '--out', d)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn('unknown category wishful', r.stderr)
+            r = self.run_tool('--build', d, '--binary', '/bin/true', '--block', 'htm_nope',
+                              '--out', d)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn('no mutants of htm_nope (blocks: htm_x)', r.stderr)
+            r = self.run_tool('--build', d, '--binary', '/bin/true', '--block', 'htm_x',
+                              '--sample', 'many', '--out', d)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn('--sample must be', r.stderr)
+
+    def test_report_without_results(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = subprocess.run([sys.executable, os.path.join(os.path.dirname(HERE), 'report.py'),
+                                '--results', os.path.join(d, 'none'), '--out', d],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn('no results', r.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main()
