@@ -417,5 +417,162 @@ TEST(CommitUnitDirected, ProtocolViolationsAreFlaggedAndDropped) {
       << "the dropped word is not written";
 }
 
+// ---- Protocol errors (docs/htm_commit_unit.md, "Protocol errors"): each class is driven after
+// legal traffic that left err low, and err rises in the cycle after the offending cycle.
+
+// Presents `in` for one cycle with err still low, then checks err is high in the next cycle.
+void ExpectErrAfter(Driver& d, const CommitUnitIn& in) {
+  ASSERT_EQ(d.model().Eval({}).err, 0u) << "legal traffic before the violation";
+  const CommitUnitOut o = d.Step(in);
+  EXPECT_EQ(o.err, 0u) << "err is registered: low in the offending cycle";
+  EXPECT_EQ(d.Step().err, 1u) << "err in the cycle after the violation";
+}
+CommitUnitIn Msg(CuMsg type, uint64_t cid, uint64_t addr = 0, uint64_t data = 0) {
+  CommitUnitIn in;
+  in.in_valid = 1;
+  in.in_type = static_cast<uint64_t>(type);
+  in.in_cid = cid & golden::LowMask(P().cid_w);
+  in.in_src = 1;
+  in.in_addr = addr;
+  in.in_data = data;
+  return in;
+}
+
+// cid 0 passes here and waits for its outcome (it holds the commit and retire pointers); cid 1
+// read a stale value, so this unit fails it, and it stays in the window behind cid 0.
+void FailBehindAPassedEntry(Driver& d) {
+  d.Idle(kSweep);
+  d.mem[3] = 1;
+  ASSERT_TRUE(d.Alloc(0));
+  d.Write(0, 4, 5);
+  d.Fill(0);
+  ASSERT_TRUE(d.Alloc(1));
+  d.ReadValue(1, 3, 2);  // stale: memory holds 1
+  d.Fill(1);
+  const auto r0 = d.Await(0);
+  ASSERT_TRUE(r0.has_value());
+  ASSERT_EQ(r0->type, CuRep::kPass);
+  const auto r1 = d.Await(1);
+  ASSERT_TRUE(r1.has_value());
+  ASSERT_EQ(r1->type, CuRep::kFail);
+  ASSERT_EQ(d.model().Eval({}).ptr_retire, 0u) << "cid 1 is still in the window";
+}
+
+TEST(CommitUnitDirected, ErrTxPassForAnEntryThisUnitFailed) {
+  Driver d;
+  FailBehindAPassedEntry(d);
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kPass, 1)));
+  // The message was dropped: cid 0 still commits, cid 1 retires without a commit write.
+  d.Send(CuMsg::kPass, 0);
+  EXPECT_TRUE(d.RetireTo(2));
+  EXPECT_EQ(d.writes, (std::vector<std::pair<uint64_t, uint64_t>>{{4, 5}}));
+}
+
+TEST(CommitUnitDirected, ErrTxFailForAnEntryThisUnitFailed) {
+  Driver d;
+  FailBehindAPassedEntry(d);
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kFail, 1)));
+  d.Send(CuMsg::kFail, 0);
+  EXPECT_TRUE(d.RetireTo(2));
+  EXPECT_TRUE(d.writes.empty());
+}
+
+TEST(CommitUnitDirected, ErrTxPassBeforeThisUnitsReply) {
+  Driver d;
+  d.Idle(kSweep);
+  ASSERT_TRUE(d.Alloc(0));
+  d.Write(0, 4, 5);  // not filled: no reply yet
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kPass, 0)));
+}
+
+TEST(CommitUnitDirected, ErrSecondOutcomeForOneEntry) {
+  Driver d;
+  d.Idle(kSweep);
+  ASSERT_TRUE(d.Alloc(0));
+  d.Write(0, 4, 5);
+  d.Fill(0);
+  const auto r = d.Await(0);
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->type, CuRep::kPass);
+  d.lat = 50;  // the first outcome's commit write stays outstanding: the entry stays
+  d.Send(CuMsg::kPass, 0);
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kFail, 0)));
+  const auto done = d.Await(0);
+  ASSERT_TRUE(done.has_value());
+  EXPECT_EQ(done->type, CuRep::kDoneCommit) << "the second outcome is dropped";
+}
+
+TEST(CommitUnitDirected, ErrOutcomeForACidOutsideTheWindow) {
+  Driver d;
+  d.Idle(kSweep);
+  ASSERT_TRUE(d.Alloc(0));
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kFail, 5 + P().ring_size)));
+}
+
+TEST(CommitUnitDirected, ErrSkipForAStartedEntry) {
+  Driver d;
+  d.Idle(kSweep);
+  ASSERT_TRUE(d.Alloc(0));
+  d.Write(0, 4, 5);
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kSkip, 0)));
+  d.Fill(0);
+  const auto r = d.Await(0);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->type, CuRep::kPass) << "the Skip was dropped";
+}
+
+TEST(CommitUnitDirected, ErrWordForASkippedEntry) {
+  Driver d;
+  d.Idle(kSweep);
+  ASSERT_TRUE(d.Alloc(0));
+  ASSERT_TRUE(d.Alloc(1));
+  d.Send(CuMsg::kSkip, 1);  // cid 0 holds the retire pointer: cid 1 stays skipped in the window
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kWriteSet, 1, 4, 5)));
+}
+
+TEST(CommitUnitDirected, ErrDoneFillAfterDoneFill) {
+  Driver d;
+  d.Idle(kSweep);
+  ASSERT_TRUE(d.Alloc(0));
+  ASSERT_TRUE(d.Alloc(1));
+  d.Write(1, 4, 5);
+  d.Fill(1);
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kDoneFill, 1)));
+}
+
+TEST(CommitUnitDirected, ErrUnknownMessageType) {
+  Driver d;
+  d.Idle(kSweep);
+  ASSERT_TRUE(d.Alloc(0));
+  CommitUnitIn in = Msg(CuMsg::kAlloc, 0);
+  in.in_type = 7;  // no CuMsg has this encoding
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, in));
+}
+
+TEST(CommitUnitDirected, ErrAcknowledgementWithNoWriteOutstanding) {
+  Driver d;
+  d.Commit(0, {}, {{4, 5}});  // its acknowledgement came: nothing outstanding now
+  d.Idle(4);
+  CommitUnitIn in;
+  in.cw_ack_valid = 1;
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, in));
+}
+
+TEST(CommitUnitDirected, ErrValidationResponseForATagNotInFlight) {
+  Driver d;
+  d.Idle(kSweep);
+  d.lat = 40;  // tag 0 is in flight while tag 1 is answered
+  ASSERT_TRUE(d.Alloc(0));
+  d.Read(0, 3);
+  CommitUnitIn in;
+  in.vr_rsp_valid = 1;
+  in.vr_rsp_tag = 1;
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, in));
+  d.Fill(0);
+  const auto r = d.Await(0);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->type, CuRep::kPass) << "the stray response changed nothing";
+}
+
 }  // namespace
 }  // namespace htm::tb
