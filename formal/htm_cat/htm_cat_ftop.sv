@@ -10,6 +10,9 @@
 //     hits where the bits say no.
 //   * Lanes outside the lookup's mask never hit.
 //   * The RTL's own assertions: one match per set, the ways in use within the table.
+//   * The error output is exactly "a message with more than Batch deltas was taken since
+//     reset"; with at most Batch deltas per message (illegal_i low in every cycle) it stays
+//     low. The over-long message is covered.
 // Bounded proof (the table is RAM).
 `include "htm_assert.svh"
 
@@ -29,7 +32,9 @@ module htm_cat_ftop #(
   input logic                      lkp_valid_i,
   input logic [WarpSize-1:0]       lkp_mask_i,
   input logic [WarpSize*AddrW-1:0] lkp_addr_i,
-  input logic                      lkp_write_i
+  input logic                      lkp_write_i,
+  // 0: a message of this cycle has at most Batch deltas (assumed).
+  input logic                      illegal_i
 );
   localparam int unsigned DltW  = AddrW + 2;
   localparam int unsigned UsedW = $clog2(Sets * Ways + 1);
@@ -151,7 +156,16 @@ module htm_cat_ftop #(
   `HTM_COVER(DropFull_C, drop_full)
   `HTM_COVER(RemoveF_C, dlt_valid && dlt[DltW-1:2] == f_addr && !dlt[0])
 
+  // The error output.
+  logic f_long, f_err_seen;
+  assign f_long = msg_valid_i && 32'(msg_count_i) > Batch;
+  htm_err_check #(.Timing(0)) u_err_check (
+    .clk_i, .rst_ni, .illegal_i, .bad_i(f_long), .set_i(f_long && msg_ready), .err_i(err),
+    .seen_o(f_err_seen)
+  );
+  `HTM_COVER(ErrLong_C, f_long && msg_ready && !f_err_seen)
+
   logic unused_sig;
-  assign unused_sig = ready ^ msg_ready ^ err ^ (^used);
+  assign unused_sig = ready ^ (^used);
 
 endmodule

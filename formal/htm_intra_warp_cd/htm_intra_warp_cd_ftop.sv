@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Formal wrapper of htm_intra_warp_cd. The environment is a log walker that keeps the protocol
-// (Begin, Marks, Checks, End) and a CAT that answers at any time with any hits. For an
-// arbitrary fixed word address f_addr the wrapper records the lowest lane whose write-log row
-// wrote it (Mark) and every lane whose Check row reads or writes it after a lower lane wrote
-// it:
+// (Begin, Marks, Checks, End) in every cycle with illegal_i low (and may send a command out
+// of order when it is high: the block ignores it), and a CAT that answers at any time with
+// any hits. For an arbitrary fixed word address f_addr the wrapper records the lowest lane
+// whose write-log row wrote it (Mark) and every lane whose Check row reads or writes it after
+// a lower lane wrote it:
 //   * never a missed conflict: such a lane is in res_iw_o at End;
 //   * Early-Abort never aborts a lane the CAT did not report, and the table never aborts a lane
 //     that is not in the warp;
 //   * a warp with lanes keeps at least one (the RTL's own assertion), and the spared lane is the
-//     lowest of the warp.
+//     lowest of the warp;
+//   * the error output is exactly "a command out of order was taken since reset" (a row or End
+//     before Begin, a Mark after a Check); with the protocol kept in every cycle it stays low.
+//     Each class is covered.
 // Bounded proof (the table is RAM).
 `include "htm_assert.svh"
 
@@ -29,7 +33,9 @@ module htm_intra_warp_cd_ftop #(
   input logic                      ea_en_i,
   input logic                      cat_req_ready_i,
   input logic                      cat_rsp_valid_i,
-  input logic [WarpSize-1:0]       cat_rsp_hit_i
+  input logic [WarpSize-1:0]       cat_rsp_hit_i,
+  // 0: the command of this cycle keeps the protocol (assumed).
+  input logic                      illegal_i
 );
   localparam int unsigned LaneW = htm_pkg::idx_width(WarpSize);
 
@@ -78,10 +84,13 @@ module htm_intra_warp_cd_ftop #(
   logic [WarpSize-1:0] f_lanes_q, f_hits_q, f_must_q;
   logic                f_wr_q, f_cat_q;  // some lane wrote f_addr; a CAT answer is owed
   logic [LaneW-1:0]    f_wr_lane_q;      // the lowest such lane
-  logic                acc, acc_begin, acc_mark, acc_check, acc_end;
+  logic                acc, acc_begin, acc_mark, acc_check, acc_end, f_bad;
   logic [WarpSize-1:0] at_f;             // lanes of this command at f_addr (in the warp)
 
-  assign acc       = cmd_valid_i && cmd_ready;
+  // A command out of order is ignored by the block, and so by the wrapper's view.
+  assign f_bad     = cmd_valid_i && cmd_op_i != htm_pkg::IwcdOpBegin &&
+                     (f_ph_q == 2'd0 || (cmd_op_i == htm_pkg::IwcdOpMark && f_ph_q == 2'd2));
+  assign acc       = cmd_valid_i && cmd_ready && !f_bad;
   assign acc_begin = acc && cmd_op_i == htm_pkg::IwcdOpBegin;
   assign acc_mark  = acc && cmd_op_i == htm_pkg::IwcdOpMark;
   assign acc_check = acc && cmd_op_i == htm_pkg::IwcdOpCheck;
@@ -92,9 +101,6 @@ module htm_intra_warp_cd_ftop #(
   end
 
   // The walker keeps the protocol; the CAT answers only a request it took.
-  `HTM_ASSUME(Protocol_M, !cmd_valid_i || cmd_op_i == htm_pkg::IwcdOpBegin ||
-                          (f_ph_q != 2'd0 &&
-                           !(cmd_op_i == htm_pkg::IwcdOpMark && f_ph_q == 2'd2)))
   `HTM_ASSUME(CatAnswers_M, !cat_rsp_valid_i || f_cat_q)
 
   logic [WarpSize-1:0] must_now;
@@ -174,7 +180,17 @@ module htm_intra_warp_cd_ftop #(
   `HTM_COVER(Spared_C, res_valid && res_spared != '0 && WarpSize > 1)
   `HTM_COVER(EarlyAbort_C, res_valid && res_ea != '0 && res_iw == '0)
 
+  // The error output (the protocol is assumed while illegal_i is low).
+  logic f_err_seen;
+  htm_err_check #(.Timing(0)) u_err_check (
+    .clk_i, .rst_ni, .illegal_i, .bad_i(f_bad), .set_i(f_bad && cmd_ready), .err_i(err),
+    .seen_o(f_err_seen)
+  );
+  `HTM_COVER(ErrRowFirst_C, !f_err_seen && f_bad && cmd_ready && cmd_op_i == htm_pkg::IwcdOpCheck)
+  `HTM_COVER(ErrEndFirst_C, !f_err_seen && f_bad && cmd_ready && cmd_op_i == htm_pkg::IwcdOpEnd)
+  `HTM_COVER(ErrMarkLate_C, !f_err_seen && f_bad && cmd_ready && f_ph_q == 2'd2)
+
   logic unused_sig;
-  assign unused_sig = busy ^ err ^ cat_req_write ^ (^cat_req_addr) ^ (^cat_req_mask);
+  assign unused_sig = busy ^ cat_req_write ^ (^cat_req_addr) ^ (^cat_req_mask);
 
 endmodule

@@ -9,7 +9,12 @@
 //   * restore: after f_wi's abort, once the bank is idle, f_k holds the value it had before
 //     f_wi's first write (checked on the next non-transactional read of f_k, if no write to f_k
 //     came in between);
-//   * the bank's own assertions (queued work-items have records).
+//   * the bank's own assertions (queued work-items have records);
+//   * the error output pulses exactly one cycle after an accepted request with a work-item or
+//     address out of range or an abort/commit of a wavefront out of range, and never
+//     otherwise; with illegal_i low in every cycle (no such input) it stays low. Covered: the
+//     pulse after an out-of-range address (the only out-of-range class these sizes can
+//     express when WgSize and NumWf are powers of two).
 // Protocol (as htm_lds_wf_ctrl keeps it): a wavefront's commit ends the try of every one of its
 // work-items, so it clears the wavefront's sWOsig; a commit of f_wi's wavefront without f_wi
 // comes only when f_wi has no live write and no access in flight (f_wi was aborted before).
@@ -41,7 +46,9 @@ module htm_lds_bank_ftop #(
   input logic              cmt_valid_i,
   input logic [WfW-1:0]    cmt_wf_i,
   input logic [WfSize-1:0] cmt_mask_i,
-  input logic              shr_clr_i
+  input logic              shr_clr_i,
+  // 0: no input of this cycle is out of range (assumed).
+  input logic              illegal_i
 );
   logic            req_ready, rsp_valid, rsp_conflict, rsp_lower, rsp_self, busy, err;
   logic [WiW-1:0]  rsp_wi;
@@ -203,6 +210,17 @@ module htm_lds_bank_ftop #(
   `HTM_COVER(Conflict_C, rsp_valid && rsp_conflict)
   `HTM_COVER(Walk_C, busy && !acc_q)
 
+  // The error output.
+  logic f_bad_req, f_bad_end, f_err_seen;
+  assign f_bad_req = req_valid_i && (32'(req_wi_i) >= WgSize || 32'(req_addr_i) >= Depth);
+  assign f_bad_end = (abt_valid_i && 32'(abt_wf_i) >= NumWf) ||
+                     (cmt_valid_i && 32'(cmt_wf_i) >= NumWf);
+  htm_err_check #(.Timing(2)) u_err_check (
+    .clk_i, .rst_ni, .illegal_i, .bad_i(f_bad_req || f_bad_end),
+    .set_i((f_bad_req && req_ready) || f_bad_end), .err_i(err), .seen_o(f_err_seen)
+  );
+  `HTM_COVER(ErrBadAddr_C, err)
+
   logic unused;
-  assign unused = ^{rsp_lower, rsp_self, rsp_shadow, err};
+  assign unused = ^{rsp_lower, rsp_self, rsp_shadow};
 endmodule

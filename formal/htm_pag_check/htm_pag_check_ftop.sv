@@ -10,12 +10,19 @@
 //     the CAT reported pauses but the forced one, which is the lowest lane and only when every
 //     lane hit;
 //   * with Pause-and-Go off nothing is looked up and every lane goes on;
-//   * the CAT request carries the instruction's lanes, addresses and kind.
+//   * the CAT request carries the instruction's lanes, addresses and kind;
+//   * the error output is exactly "a CAT answer came with nothing owed since reset": it rises
+//     for a stray answer and never otherwise, so with a legal CAT (illegal_i low in every
+//     cycle: no stray answer) it stays low. Both cases are covered.
 `include "htm_assert.svh"
 
 module htm_pag_check_ftop #(
   parameter int unsigned AddrW    = 2,
-  parameter int unsigned WarpSize = 3
+  parameter int unsigned WarpSize = 3,
+  // 0: the CAT answers at any time. n > 0: it answers within n cycles of taking the request,
+  // which bounds the one stretch (waiting for the answer) in which the block's lanes are not
+  // visible at its ports, so that k-induction closes (k > n + 2).
+  parameter int unsigned MaxWait  = 0
 ) (
   input logic                      clk_i,
   input logic                      rst_ni,
@@ -26,7 +33,9 @@ module htm_pag_check_ftop #(
   input logic                      pg_en_i,
   input logic                      cat_req_ready_i,
   input logic                      cat_rsp_valid_i,
-  input logic [WarpSize-1:0]       cat_rsp_hit_i
+  input logic [WarpSize-1:0]       cat_rsp_hit_i,
+  // 0: the CAT keeps the protocol in this cycle (no answer without a request owed).
+  input logic                      illegal_i
 );
   logic                      req_ready, cat_req_valid, cat_req_write, res_valid, err;
   logic [WarpSize-1:0]       cat_req_mask, res_go, res_pause, res_forced;
@@ -123,8 +132,36 @@ module htm_pag_check_ftop #(
   `HTM_ASSERT(RequestIsTheInstruction_A, !cat_req_valid ||
                                          (cat_req_mask == f_mask_q && cat_req_addr == f_addr_q &&
                                           cat_req_write == f_write_q))
+  // The bounded-latency CAT (MaxWait > 0).
+  logic [7:0] f_wait_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_wait_q <= '0;
+    end else begin
+      f_wait_q <= (f_owed_q && !rsp_ok && !acc) ? f_wait_q + 8'd1 : 8'd0;
+    end
+  end
+  `HTM_ASSUME(AnswerInTime_M, MaxWait == 0 || !f_owed_q || 32'(f_wait_q) + 1 < MaxWait ||
+                              cat_rsp_valid_i)
+  // Invariants that tie the wrapper's view to the outputs (k-induction).
+  `HTM_ASSERT(OwedIsWait_A, !f_owed_q || (f_busy_q && f_pg_q && f_sent_q && !req_ready &&
+                                         !cat_req_valid && !res_valid))
+  `HTM_ASSERT(IdleIsReady_A, f_busy_q || (req_ready && !res_valid && !cat_req_valid))
+  `HTM_ASSERT(BusyStates_A, !f_busy_q || res_valid || cat_req_valid || f_owed_q)
+  `HTM_ASSERT(SentOrAnswered_A, !(f_busy_q && f_pg_q && !cat_req_valid) || f_owed_q || f_ans_q)
+  `HTM_ASSERT(AddrIsTheInstruction_A, cat_req_addr == f_addr_q && cat_req_write == f_write_q)
+
   // A stray answer is flagged.
   `HTM_ASSERT(StrayFlagged_A, !$past(cat_rsp_valid_i && !f_owed_q && rst_ni) || err)
+
+  // The error output: exactly the stray answers seen since reset; never in a legal environment.
+  logic f_err_seen, f_stray;
+  assign f_stray = cat_rsp_valid_i && !f_owed_q;
+  htm_err_check #(.Timing(0)) u_err_check (
+    .clk_i, .rst_ni, .illegal_i, .bad_i(f_stray), .set_i(f_stray), .err_i(err),
+    .seen_o(f_err_seen)
+  );
+  `HTM_COVER(StrayAnswer_C, !f_err_seen && cat_rsp_valid_i && !f_owed_q)
 
   `HTM_COVER(Paused_C, res_valid && res_pause != '0)
   `HTM_COVER(Forced_C, res_valid && res_forced != '0 && res_pause != '0)

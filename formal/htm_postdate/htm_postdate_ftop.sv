@@ -23,7 +23,9 @@ module htm_postdate_ftop #(
   input logic            op_valid_i,
   input htm_pkg::pd_op_e op_kind_i,
   input logic [TxW-1:0]  op_a_i,
-  input logic [TxW-1:0]  op_b_i
+  input logic [TxW-1:0]  op_b_i,
+  // 0: the operation of this cycle is well formed (assumed).
+  input logic            illegal_i
 );
   logic            op_ready, res_valid, res_loop, res_ovf, res_err, res_pdts_set;
   logic            res_committed, err;
@@ -148,5 +150,28 @@ module htm_postdate_ftop #(
   `HTM_COVER(Loop_C, applied && res_loop)
   `HTM_COVER(QueriedPdts_C, applied && res_kind == htm_pkg::PdOpQuery && res_pdts_set)
   `HTM_COVER(CommittedPred_C, applied && res_kind == htm_pkg::PdOpEdge && res_committed)
+
+  // The error outputs: res_err_o marks exactly the bad operations (an unknown kind, a slot out
+  // of range, an edge to an out-of-range slot or to itself), err_o is exactly "a bad result
+  // was given since reset", and with only well-formed operations (illegal_i low in every
+  // cycle) err_o stays low.
+  function automatic logic f_bad(htm_pkg::pd_op_e k, logic [TxW-1:0] a, logic [TxW-1:0] b);
+    logic kind_ok;
+    kind_ok = k == htm_pkg::PdOpEdge || k == htm_pkg::PdOpBegin || k == htm_pkg::PdOpCommit ||
+              k == htm_pkg::PdOpAbort || k == htm_pkg::PdOpQuery;
+    f_bad = !kind_ok || 32'(a) >= NumTx ||
+            (k == htm_pkg::PdOpEdge && (32'(b) >= NumTx || a == b));
+  endfunction
+  logic f_bad2, f_err_seen;
+  assign f_bad2 = f_bad(kind2_q, a2_q, b2_q);
+  `HTM_ASSERT(ResErrIsBad_A, !res_valid || res_err == f_bad2)
+  htm_err_check #(.Timing(1)) u_err_check (
+    .clk_i, .rst_ni, .illegal_i, .bad_i(op_valid_i && f_bad(op_kind_i, op_a_i, op_b_i)),
+    .set_i(res_valid && f_bad2), .err_i(err), .seen_o(f_err_seen)
+  );
+  `HTM_COVER(ErrKind_C, res_valid && res_err && 3'(res_kind) > 3'd4)
+  `HTM_COVER(ErrSelfEdge_C, res_valid && res_err && res_kind == htm_pkg::PdOpEdge &&
+                            res_a == res_b && 32'(res_a) < NumTx)
+  `HTM_COVER(ErrSlot_C, res_valid && res_err && 32'(res_a) >= NumTx)
 
 endmodule

@@ -29,7 +29,9 @@ module htm_reader_list_ftop #(
   input logic             op_valid_i,
   input htm_pkg::rl_op_e  op_kind_i,
   input logic [AddrW-1:0] op_addr_i,
-  input logic [TxW-1:0]   op_tx_i
+  input logic [TxW-1:0]   op_tx_i,
+  // 0: the operation of this cycle has a known kind (assumed).
+  input logic             illegal_i
 );
   logic             op_ready, id_valid, res_valid, res_found, res_inserted, res_full, res_err;
   logic             full, err;
@@ -167,5 +169,17 @@ module htm_reader_list_ftop #(
   `HTM_COVER(BackToSharers_C, mine && res_kind == htm_pkg::RlOpRemove && res_found &&
                               res_type == 2'd1 && $past(f_cnt_q) == CntW'(4))
   `HTM_COVER(Full_C, mine && res_full)
+
+  // The error outputs: res_err_o marks exactly the results of an operation of unknown kind,
+  // err_o is exactly "such a result was given since reset" (rising with it), and with known
+  // kinds only (illegal_i low in every cycle) err_o stays low.
+  logic f_bad_res, f_err_seen;
+  assign f_bad_res = 2'(kind_q) == 2'd3;
+  `HTM_ASSERT(ResErrIsBad_A, !res_valid || res_err == f_bad_res)
+  htm_err_check #(.Timing(1)) u_err_check (
+    .clk_i, .rst_ni, .illegal_i, .bad_i(op_valid_i && 2'(op_kind_i) == 2'd3),
+    .set_i(res_valid && f_bad_res), .err_i(err), .seen_o(f_err_seen)
+  );
+  `HTM_COVER(ErrUnknownKind_C, res_valid && res_err)
 
 endmodule

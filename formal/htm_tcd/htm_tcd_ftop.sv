@@ -5,7 +5,9 @@
 // wrapped time is not mistaken for a young one). A check of any word of that chunk must report
 // a conflict when the chunk was written after `since` (its true write age is below the age of
 // `since`) or when `since` is at least StaleAge old; a found time is never from the future.
-// Bounded proof: the filter lives in RAM, whose unreachable contents defeat induction.
+// Proved by k-induction (k = 8, memories as registers): both properties depend only on the
+// last StaleAge cycles (an older `since` is a conflict by rule, older times are scrubbed), so
+// the filter's contents from before that window, reachable or not, do not matter.
 `include "htm_assert.svh"
 
 module htm_tcd_ftop #(

@@ -37,7 +37,9 @@ module htm_version_index_ftop #(
   input logic [TsW:0]     op_ts_i,
   input logic             op_versioned_i,
   input logic [RegW-1:0]  op_region_i,
-  input logic [VerW-1:0]  op_version_i
+  input logic [VerW-1:0]  op_version_i,
+  // 0: the operation of this cycle has a known kind (assumed).
+  input logic             illegal_i
 );
   logic             op_ready, res_valid, res_ok, res_overflow, res_err, err;
   htm_pkg::vt_op_e  res_kind;
@@ -222,5 +224,17 @@ module htm_version_index_ftop #(
   `HTM_COVER(ReadPublished_C, reads_it && f_v != '0)
   `HTM_COVER(Overflow_C, overflow)
   `HTM_COVER(Relocated_C, mine && res_kind == htm_pkg::VtOpTranslate && res_access == 2'd2)
+
+  // The error outputs: res_err_o marks exactly the results of an operation of unknown kind,
+  // err_o is exactly "such a result was given since reset" (rising with it), and with known
+  // kinds only (illegal_i low in every cycle) err_o stays low.
+  logic f_bad_res, f_err_seen;
+  assign f_bad_res = !add_res && 3'(k2_q) == 3'd7;
+  `HTM_ASSERT(ResErrIsBad_A, !res_valid || res_err == f_bad_res)
+  htm_err_check #(.Timing(1)) u_err_check (
+    .clk_i, .rst_ni, .illegal_i, .bad_i(op_valid_i && 3'(op_kind_i) == 3'd7),
+    .set_i(res_valid && f_bad_res), .err_i(err), .seen_o(f_err_seen)
+  );
+  `HTM_COVER(ErrUnknownKind_C, res_valid && res_err)
 
 endmodule
