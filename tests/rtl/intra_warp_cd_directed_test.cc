@@ -239,6 +239,30 @@ TEST(IntraWarpCdDirected, ARowBeforeBeginSetsErr) {
   EXPECT_EQ(w.Step(In{}).err, 1u);
 }
 
+// A command other than Begin with no warp begun: err in the cycle after it is taken, low before.
+void ExpectErrBeforeBegin(IwcdOp op) {
+  Ls ls(P(), DirectedOptions("htm_intra_warp_cd", "default"));
+  Walker w(ls);
+  EXPECT_EQ(w.Step(In{}).err, 0u);
+  In cmd;
+  cmd.cmd_valid = 1;
+  cmd.cmd_op = static_cast<uint64_t>(op);
+  cmd.cmd_mask = 0b1;
+  cmd.cmd_addr[0] = kX;
+  const Out o = w.Step(cmd);
+  ASSERT_EQ(o.cmd_ready, 1u);
+  EXPECT_EQ(o.err, 0u) << "err is registered";
+  EXPECT_EQ(w.Step(In{}).err, 1u);
+}
+
+TEST(IntraWarpCdDirected, AMarkBeforeBeginSetsErr) {
+  ExpectErrBeforeBegin(IwcdOp::kMark);
+}
+
+TEST(IntraWarpCdDirected, AnEndBeforeBeginSetsErr) {
+  ExpectErrBeforeBegin(IwcdOp::kEnd);
+}
+
 TEST(IntraWarpCdDirected, AMarkAfterACheckIsIgnoredAndSetsErr) {
   // The write is not marked, so lane 1's read of X is not aborted.
   Ls ls2(P(), DirectedOptions("htm_intra_warp_cd", "default"));

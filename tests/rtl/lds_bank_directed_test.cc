@@ -656,5 +656,21 @@ TEST(LdsBankDirected, DegenerateOneWorkItem) {
   EXPECT_EQ(b.Cycle(LdsBankIn{}).err, 1u);
 }
 
+// An abort for a wavefront the work-group does not have: err in the cycle after, low before,
+// and no word restored.
+TEST(LdsBankDirected, AbortOfAWavefrontOutOfRangeSetsErr) {
+  Bank<Vhtm_lds_bank__one> b(configs::htm_lds_bank::kOne, "one");
+  b.Init();
+  ExpectOk(b.Write(0, 3, 0x3), Initial(3), 2, 3, "first write");
+  LdsBankIn a;
+  a.abt_valid = 1;
+  a.abt_wf = 1;  // one wavefront: id 0 only
+  a.abt_mask = 1;
+  EXPECT_EQ(b.Cycle(a).err, 0u) << "legal traffic before; err is registered";
+  EXPECT_EQ(b.Cycle(LdsBankIn{}).err, 1u);
+  b.Idle();
+  EXPECT_EQ(b.Peek(3), 0x3u) << "the write of work-item 0 was not rolled back";
+}
+
 }  // namespace
 }  // namespace htm::tb

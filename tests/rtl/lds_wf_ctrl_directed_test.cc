@@ -454,5 +454,28 @@ TEST(LdsWfCtrlDirected, ProtocolViolationsSetErr) {
   }
 }
 
+// An instruction with no lds_op_e meaning, and a conflict with no try under way: err rises in
+// the cycle after (low in the offending cycle), and nothing else changes.
+TEST(LdsWfCtrlDirected, UnknownInstructionSetsErr) {
+  WfDefault w(configs::htm_lds_wf_ctrl::kDefault, "default");
+  w.Exec(M("11"));
+  ASSERT_EQ(w.State().err, 0u);
+  const LdsWfCtrlOut o = w.Present(static_cast<LdsOp>(3));
+  EXPECT_EQ(o.op_ready, 1u);
+  EXPECT_EQ(o.err, 0u) << "err is registered";
+  EXPECT_EQ(w.State().err, 1u);
+  EXPECT_EQ(w.State().exec, M("11"));
+  EXPECT_EQ(w.State().in_try, 0u);
+}
+
+TEST(LdsWfCtrlDirected, ConflictOutsideATrySetsErr) {
+  WfDefault w(configs::htm_lds_wf_ctrl::kDefault, "default");
+  w.Exec(M("11"));
+  ASSERT_EQ(w.State().err, 0u);
+  w.Conflict(M("1"));
+  EXPECT_EQ(w.State().err, 1u);
+  EXPECT_EQ(w.State().tcm, 0u) << "ignored";
+}
+
 }  // namespace
 }  // namespace htm::tb

@@ -340,5 +340,103 @@ TEST(TxSimtStackDirected, DefaultConfigurationRunsFigure6Masks) {
   EXPECT_EQ(c.top_log, 5u);
 }
 
+// ---- Protocol errors (docs/htm_tx_simt_stack.md, "Protocol errors"), one test per class:
+// legal commands leave err low, the offending command's cycle still shows err low, the next
+// cycle shows it high, and the stack is unchanged.
+
+// Sends `op` for one cycle and checks err rises in the next cycle, with the stack unchanged.
+void ExpectErr(Ls& ls, Warp<Ls>& w, SimtOp op, uint64_t mask = 0) {
+  ASSERT_EQ(w.last().err, 0u) << "legal commands before the violation";
+  const Out before = w.last();
+  In in;
+  in.cmd_valid = 1;
+  in.cmd_op = static_cast<uint64_t>(op);
+  in.cmd_mask = mask;
+  in.cmd_pc = 0x1f0;  // distinct target, fall-through and reconvergence: a Branch pushes two
+  in.cmd_pc2 = 0x1f8;
+  in.cmd_rpc = 0x1e0;
+  EXPECT_EQ(DirectedCycle(ls, in).err, 0u) << "err is registered";
+  const Out after = DirectedCycle(ls, In{});
+  EXPECT_EQ(after.err, 1u) << "err in the cycle after the command";
+  EXPECT_EQ(after.depth, before.depth) << "the command was refused";
+  EXPECT_EQ(after.top_pc, before.top_pc);
+  EXPECT_EQ(after.top_mask, before.top_mask);
+}
+
+TEST(TxSimtStackDirected, ErrCommandBeforeInit) {
+  Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+  Warp w(ls);
+  ExpectErr(ls, w, SimtOp::kNext);
+}
+
+TEST(TxSimtStackDirected, ErrBranchOverflow) {
+  Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+  Warp w(ls);
+  w.Init("11111111", 0x100, 0x300);
+  w.TxBegin(0x108, 0x200);
+  w.Branch("11110000", 0x110, 0x118, 0x120);
+  ASSERT_EQ(w.last().depth, 5u);
+  ExpectErr(ls, w, SimtOp::kBranch, TableMask("11000000"));  // two more entries: 7 > 6
+}
+
+TEST(TxSimtStackDirected, ErrTxBeginOverflow) {
+  Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+  Warp w(ls);
+  w.Init("11111111", 0x100, 0x300);
+  w.Branch("11110000", 0x110, 0x118, 0x120);
+  w.Branch("11000000", 0x130, 0x138, 0x140);
+  ASSERT_EQ(w.last().depth, 5u);
+  ExpectErr(ls, w, SimtOp::kTxBegin);  // Retry and Trans: 7 > 6
+}
+
+TEST(TxSimtStackDirected, ErrPauseOverflow) {
+  Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+  Warp w(ls);
+  w.Init("11111111", 0x100, 0x300);
+  w.Branch("11110000", 0x110, 0x118, 0x120);
+  w.TxBegin(0x128, 0x200);
+  w.Pause("11000000", 1);
+  ASSERT_EQ(w.last().depth, 6u);
+  ExpectErr(ls, w, SimtOp::kPause, TableMask("00100000"));  // a seventh entry
+}
+
+TEST(TxSimtStackDirected, ErrPauseOfEveryLane) {
+  Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+  Warp w(ls);
+  w.Init("11111111", 0x100, 0x300);
+  w.TxBegin(0x108, 0x200);
+  ExpectErr(ls, w, SimtOp::kPause, TableMask("11111111"));  // no lane would go on
+}
+
+TEST(TxSimtStackDirected, ErrCommitOutsideATransaction) {
+  Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+  Warp w(ls);
+  w.Init("11111111", 0x100, 0x300);
+  ExpectErr(ls, w, SimtOp::kCommit);
+}
+
+TEST(TxSimtStackDirected, ErrCommitWithADivergedTop) {
+  Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+  Warp w(ls);
+  w.Init("11111111", 0x100, 0x300);
+  w.TxBegin(0x108, 0x200);
+  w.Branch("11110000", 0x110, 0x118, 0x120);  // the top is a Normal entry inside the try
+  ExpectErr(ls, w, SimtOp::kCommit);
+}
+
+TEST(TxSimtStackDirected, ErrAbortOutsideATransaction) {
+  Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+  Warp w(ls);
+  w.Init("11111111", 0x100, 0x300);
+  ExpectErr(ls, w, SimtOp::kAbort, TableMask("10000000"));
+}
+
+TEST(TxSimtStackDirected, ErrUnknownCommand) {
+  Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+  Warp w(ls);
+  w.Init("11111111", 0x100, 0x300);
+  ExpectErr(ls, w, static_cast<SimtOp>(7));
+}
+
 }  // namespace
 }  // namespace htm::tb

@@ -11,7 +11,12 @@
 // it); in skip bursts most transactions have nothing at this unit, as when the machine's other
 // units get their words, and a few outcomes come late (another unit is slow), so commit ids
 // race ahead of the retire pointer (the ring fills: AllocFail); rarely a core breaks the
-// protocol. The bench sees every cycle's outputs through Observe().
+// protocol, in every way the unit flags (docs/htm_commit_unit.md, "Protocol errors"): a word
+// after DoneFill or outside the window, a Skip after words, a second DoneFill, a message type
+// with no meaning, an outcome before this unit's reply, a second outcome, an outcome for an
+// entry this unit failed; and rarely the memory acknowledges a write that was not sent or
+// answers a validation read with a tag not in flight. The bench sees every cycle's outputs
+// through Observe().
 //
 // A mid-run reset waits until the commit ids have wrapped since the last one (for the
 // paper-size unit, whose 16-bit ids cannot wrap in a test, until the retire pointer has gone
@@ -53,7 +58,8 @@ class CommitUnitBench {
     uint32_t ready_pct = 85;                  // vr_req_ready / cw_req_ready
     uint32_t msg_pct = 90;                    // cycles a waiting core presents its message
     int max_latency = 12;                     // memory latency: 1..max_latency cycles
-    uint32_t bad_per_million = 500;           // protocol violations by a core
+    uint32_t bad_per_million = 500;           // transactions with a protocol violation; and
+                                              // 1/25 of it: cycles with a stray ack or response
     uint32_t huge_every = 1000;               // every so many, one with BufWords + 4 reads
     uint32_t burst_start_per_million = 1000;  // cycles that start a skip burst
     uint32_t burst_end_per_million = 5000;    // cycles that end one
@@ -173,6 +179,21 @@ class CommitUnitBench {
       mem_[cw_pending_.front().addr] = cw_pending_.front().data;
       cw_pending_.pop_front();
     }
+    if (rng_.Chance(k_.bad_per_million / 25, 1000000)) {
+      // A protocol violation by the memory: an acknowledgement with no write outstanding, or
+      // a validation response whose tag is not in flight (the unit flags and ignores both).
+      if (cw_pending_.empty() && !in.cw_ack_valid) {
+        in.cw_ack_valid = 1;
+      } else if (!in.vr_rsp_valid) {
+        const uint64_t tag = rng_.Bits(golden::IdxWidth(p_.val_tags));
+        if (std::none_of(vr_pending_.begin(), vr_pending_.end(),
+                         [&](const Pending& v) { return v.tag == tag; })) {
+          in.vr_rsp_valid = 1;
+          in.vr_rsp_tag = tag;
+          in.vr_rsp_data = rng_.Bits(p_.data_w);
+        }
+      }
+    }
     if (rng_.Chance(k_.ext_write_pct, 100)) {
       mem_[Addr()] = rng_.Bits(p_.data_w);  // another commit unit's write
     }
@@ -215,6 +236,11 @@ class CommitUnitBench {
         if (type == CuRep::kPass) {
           const bool fail = rng_.Chance(k_.other_fail_pct, 100);
           c.msgs = {Msg{fail ? CuMsg::kFail : CuMsg::kPass, c.cid, 0, 0, false}};
+          if (rng_.Chance(k_.bad_per_million, 1000000)) {
+            // A protocol violation: a second outcome for the same entry.
+            c.msgs.push_back(
+                Msg{rng_.Chance(1, 2) ? CuMsg::kFail : CuMsg::kPass, c.cid, 0, 0, false});
+          }
           c.next = 0;
           c.commit = !fail && c.writes;
           c.st = St::kSend;
@@ -223,10 +249,19 @@ class CommitUnitBench {
             c.delay = static_cast<int>(
                 rng_.Below(std::min<uint64_t>(16 * static_cast<uint64_t>(p_.ring_size), 1000)));
           }
+        } else if (rng_.Chance(k_.bad_per_million, 1000000)) {
+          // A protocol violation: an outcome for an entry this unit failed.
+          c.msgs = {Msg{rng_.Chance(1, 2) ? CuMsg::kFail : CuMsg::kPass, c.cid, 0, 0, false}};
+          c.next = 0;
+          c.commit = false;
+          c.st = St::kSend;
+          c.delay = static_cast<int>(rng_.Below(2));
         } else {
           c.st = St::kIdle;
         }
-      } else if (c.st == St::kWaitDone && c.cid == out.rep_cid && type == CuRep::kDoneCommit) {
+      } else if ((c.st == St::kWaitDone || (c.st == St::kSend && c.outcome && c.commit)) &&
+                 c.cid == out.rep_cid && type == CuRep::kDoneCommit) {
+        // (DoneCommit may come while the core still sends a second outcome: it drops it.)
         c.st = St::kIdle;
         ++committed_;
       }
@@ -333,12 +368,38 @@ class CommitUnitBench {
       c.writes = !waddrs.empty();
     }
     if (rng_.Chance(k_.bad_per_million, 1000000)) {
-      // A protocol violation: a word after DoneFill or for a cid outside the window.
-      c.msgs.push_back(
-          Msg{CuMsg::kReadSet, rng_.Chance(1, 2) ? c.cid : c.cid + p_.ring_size, Addr(), 0, false});
-      c.msgs.back().cid &= golden::LowMask(p_.cid_w);
+      AddViolation(c);
     }
     c.st = St::kAlloc;
+  }
+
+  // Appends (or inserts) one message that breaks the protocol to a new transaction's list; the
+  // unit flags it (err) and drops it, and the rest of the transaction goes on.
+  void AddViolation(Core& c) {
+    const uint64_t cmask = golden::LowMask(p_.cid_w);
+    const bool words = c.msgs.size() > 1;  // some log words before DoneFill
+    switch (rng_.Below(6)) {
+      case 0:  // a word after DoneFill (or Skip)
+        c.msgs.push_back(Msg{CuMsg::kReadSet, c.cid, Addr(), 0, false});
+        break;
+      case 1:  // a word for a cid outside the window
+        c.msgs.push_back(Msg{CuMsg::kWriteSet, (c.cid + p_.ring_size) & cmask, Addr(), 0, false});
+        break;
+      case 2:  // a Skip after the first word (or after DoneFill or Skip)
+        c.msgs.insert(c.msgs.begin() + (words ? 1 : static_cast<std::ptrdiff_t>(c.msgs.size())),
+                      Msg{CuMsg::kSkip, c.cid, 0, 0, false});
+        break;
+      case 3:  // a second DoneFill (or one after Skip)
+        c.msgs.push_back(Msg{CuMsg::kDoneFill, c.cid, 0, 0, false});
+        break;
+      case 4:  // a message type with no meaning
+        c.msgs.push_back(Msg{static_cast<CuMsg>(7), c.cid, 0, 0, false});
+        break;
+      default:  // an outcome before this unit's reply (with words: it has not filled yet)
+        c.msgs.insert(c.msgs.begin() + (words ? 1 : static_cast<std::ptrdiff_t>(c.msgs.size())),
+                      Msg{rng_.Chance(1, 2) ? CuMsg::kPass : CuMsg::kFail, c.cid, 0, 0, false});
+        break;
+    }
   }
 
   void Accepted(Core& c) {

@@ -5,10 +5,10 @@
 // The walker commits one warp after another: Begin (a random set of lanes, Early-Abort on or
 // off), the warp's write-log rows as Mark, then its read and write rows as Check in a random
 // order, then End; sometimes it pauses between commands, and now and then it sends a command
-// out of order (a Mark after a Check, a row before Begin). Lanes share a small pool of
-// addresses so that they conflict, and the pool is larger than the table so that entries
-// alias. The CAT takes a request when it feels like it and answers after 1 to 9 cycles with
-// random hits among the requested lanes.
+// out of order (a Mark after a Check; a Mark, Check or End before Begin). Lanes share a small pool
+// of addresses so that they conflict, and the pool is larger than the table so that entries alias.
+// The CAT takes a request when it feels like it and answers after 1 to 9 cycles with random hits
+// among the requested lanes.
 #pragma once
 
 #include <cstdint>
@@ -82,7 +82,15 @@ class IntraWarpCdBench {
     begin.cmd_mask = rng_.Chance(1, 4) ? all_ : rng_.Bits(p_.warp_size);
     begin.ea_en = rng_.Chance(2, 3);
     if (rng_.Chance(1, 40)) {
-      cmds_.push_back(Row(IwcdOp::kCheck, false));  // out of order: a row before Begin
+      // Out of order: a row or an End before Begin.
+      const uint64_t k = rng_.Below(3);
+      if (k == 2) {
+        In end;
+        end.cmd_op = static_cast<uint64_t>(IwcdOp::kEnd);
+        cmds_.push_back(end);
+      } else {
+        cmds_.push_back(Row(k == 0 ? IwcdOp::kCheck : IwcdOp::kMark, k != 0));
+      }
     }
     cmds_.push_back(begin);
     const int writes = static_cast<int>(rng_.Below(4));

@@ -8,8 +8,9 @@
 // and failed at once on the workloads, whose PCs are source lines and columns), takes
 // branches with random taken lanes, begins transactions (nested ones too), pauses lanes of the
 // top entry, commits with random failing lanes, aborts lanes, and now and then relaunches or
-// sends a command that is an error (a commit outside a transaction, a pause of every lane, an
-// unknown command, too many pushes). Commands follow the outputs of the last cycle (one command
+// sends a command that is an error (a command before Init, a commit or abort outside a
+// transaction, a commit while the try's top has diverged, a pause of every lane, an unknown
+// command, too many pushes). Commands follow the outputs of the last cycle (one command
 // behind when commands come back to back, which is allowed: every command is defined in every
 // state).
 #pragma once
@@ -62,6 +63,10 @@ class TxSimtStackBench {
     }
     in.cmd_log = log_;
     const uint64_t top = last_.top_mask;
+    if (!last_.top_valid && rng_.Chance(1, 10)) {
+      in.cmd_op = static_cast<uint64_t>(SimtOp::kNext);  // a command before Init: an error
+      return in;
+    }
     if (!last_.top_valid || rng_.Chance(1, 300)) {
       in.cmd_op = static_cast<uint64_t>(SimtOp::kInit);
       in.cmd_mask = rng_.Chance(1, 2) ? all_ : in.cmd_mask;
