@@ -263,7 +263,10 @@ function(_htm_unity_model target prefix vdir opt_fast opt_slow)
   set(fast ${${prefix}_CLASSES_FAST} ${${prefix}_SUPPORT_FAST})
   set(slow ${${prefix}_CLASSES_SLOW} ${${prefix}_SUPPORT_SLOW})
   set_source_files_properties(${fast} ${slow} PROPERTIES HEADER_FILE_ONLY ON)
-  set(udir ${CMAKE_BINARY_DIR}/vl-unity/${prefix})
+  # Beside the model's directory tree: vl/<model> -> vl-unity/<model> (the mutation flow's
+  # models of the same names: vl-mut/<model> -> vl-mut-unity/<model>).
+  get_filename_component(vparent ${vdir} DIRECTORY)
+  set(udir ${vparent}-unity/${prefix})
   file(MAKE_DIRECTORY ${udir})
   foreach(kind fast slow)
     set(n 0)

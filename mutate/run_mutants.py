@@ -102,11 +102,12 @@ def run(argv, env, timeout):
         return 'pass', dt, ''
     text = r.stdout + r.stderr
     why = ''
-    for pat in (r'mismatch[^\n]*', r'Assertion failed[^\n]*', r'%Error[^\n]*', r'FAILED[^\n]*',
-                r'Failure[^\n]*'):
+    for pat in (r'mismatch\n\s*[^\n]*', r'mismatch[^\n]*', r'Assert(?:ion)? failed[^\n]*',
+                r'%Error[^\n]*', r'[Cc]over[^\n]*(?:unreached|not reached|FAILED)[^\n]*',
+                r'Failure\n[^\n]*\n[^\n]*', r'FAILED[^\n]*'):
         m = re.search(pat, text)
         if m:
-            why = m.group(0)[:160]
+            why = ' '.join(m.group(0).split())[:200]
             break
     return 'fail', dt, why or f'exit {r.returncode}'
 
@@ -193,10 +194,9 @@ def main():
     env0.pop('HTM_CYCLES_SCALE', None)
 
     def commands(cat, mid):
-        if cat != 'formal' or mid == 0:
-            if cat == 'formal':
-                return [list(x) for x in scope[cat]]
+        if cat != 'formal':
             return scope[cat]
+        # The proofs read the instrumented copy, the original design too (HTM_MUT_SEL=0).
         wdir = os.path.join(work, f'm{mid}')
         return [mutant_formal_argv(x, a.block, mid, inst_rel, src_rel, wdir)
                 for x in scope[cat]]
