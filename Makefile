@@ -11,8 +11,8 @@
 #                 and build logs go to files in it, the terminal gets one line per step
 #   make lockstep the block lockstep regression (RTL against the golden models), with a summary
 #   make test     set up, build, and run the test suite (ctest, everything except long flows)
-#   make regress  long lockstep runs (40 times the make-test length, then 8 seeds x 1M cycles
-#                 of every RTL model), the netlists of the LONG_NETLIST configurations and the
+#   make regress  long lockstep runs (40 times the make-test length, the lockstep and netlist
+#                 tests with HTM_SEED=1..8, then 8 seeds x 1M cycles of every RTL model), the netlists of the LONG_NETLIST configurations and the
 #                 commit-unit correctness harness (8 seeds x 2.3M transactions), every
 #                 workload on the small machine with every netlist in the loop, and the
 #                 default suite with every block's RTL in the loop, compared with the golden
@@ -27,10 +27,14 @@
 #                 one or more blocks) run against the block's make-test scope (random lockstep,
 #                 directed tests, make-test proofs), MUTANTS per block (a fixed-seed sample;
 #                 MUTANTS=all for every mutant, hours), then $(BUILD)/report/mutation.md
+#   make coverage Verilator line, toggle and functional coverage of every block under the
+#                 make-test lockstep and directed tests (seed 1), in a tree of its own
+#                 ($(COV_BUILD), no netlists), then $(COV_BUILD)/report/coverage.md
 #   make fpga     ECP5 synthesis and place and route of every block and configuration, then
 #                 the figures table
 #   make clean
 BUILD ?= build
+COV_BUILD ?= $(BUILD)-cov
 BLOCK ?=
 MUTANTS ?= 40
 MUTATE_SEED ?= 1
@@ -42,7 +46,7 @@ CTEST = ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j$(JOBS)
 STEP = tools/quiet_step.py
 PYTHON ?= python3
 
-.PHONY: run lockstep test regress formal fpga area mutate setup setup-golden configure build clean
+.PHONY: run lockstep test regress formal fpga area mutate coverage setup setup-golden configure build clean
 
 setup:
 	@tools/setup.sh
@@ -77,6 +81,9 @@ regress:
 	$(MAKE) build BUILD=$(BUILD)-long LONG=ON
 	HTM_CYCLES_SCALE=40 ctest --test-dir $(BUILD)-long --output-on-failure --no-tests=error \
 	  -j$(JOBS) -L '^(lockstep|netlist)$$'
+	for seed in 1 2 3 4 5 6 7 8; do \
+	  HTM_SEED=$$seed ctest --test-dir $(BUILD)-long --output-on-failure --no-tests=error \
+	    -j$(JOBS) -L '^(lockstep|netlist)$$' || exit 1; done
 	for seed in 1 2 3 4 5 6 7 8; do \
 	  $(BUILD)-long/sim/htmsim-rtl lockstep --cycles 1000000 --seed $$seed || exit 1; done
 	for seed in 1 2 3 4; do \
@@ -117,6 +124,17 @@ area: build
 	$(PYTHON) area/report.py --build $(BUILD) --out $(BUILD)/report \
 	  --cacti-dir $$(HTM_SETUP_QUIET=1 tools/setup.sh --print-area)/cacti
 
+coverage: setup
+	@bin=$$(HTM_SETUP_QUIET=1 tools/setup.sh --print-bin) && \
+	  cmake -S . -B $(COV_BUILD) -G Ninja -DHTM_TOOLS_BIN=$$bin -DHTM_COVERAGE=ON >/dev/null
+	@cmake --build $(COV_BUILD) --target htm_tests -j$(JOBS)
+	@rm -rf $(COV_BUILD)/coverage
+	@rc=0; HTM_SEED=1 HTM_COVERAGE_DIR=$(abspath $(COV_BUILD))/coverage \
+	  ctest --test-dir $(COV_BUILD) --output-on-failure --no-tests=error -j$(JOBS) \
+	    -L '^(lockstep|directed)$$' || rc=$$?; \
+	  $(PYTHON) tools/coverage_report.py --coverage $(COV_BUILD)/coverage \
+	    --out $(COV_BUILD)/report && exit $$rc
+
 mutate: build
 	cmake --build $(BUILD) --target htm_mutants -j$(JOBS)
 	@blocks="$(BLOCK)"; \
@@ -129,4 +147,4 @@ mutate: build
 	$(PYTHON) mutate/report.py --results $(BUILD)/mutate/full --out $(BUILD)/report
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-long $(RUN_BUILD)
+	rm -rf $(BUILD) $(BUILD)-long $(RUN_BUILD) $(COV_BUILD)
