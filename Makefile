@@ -26,7 +26,8 @@
 #   make mutate   mutation testing (docs/verification.md): the mutants of every block (BLOCK=
 #                 one or more blocks) run against the block's make-test scope (random lockstep,
 #                 directed tests, make-test proofs), MUTANTS per block (a fixed-seed sample;
-#                 MUTANTS=all for every mutant, hours), then $(BUILD)/report/mutation.md
+#                 MUTANTS=all for every mutant, hours; the proofs on MUTATE_FORMAL of them and
+#                 on every survivor), then $(BUILD)/report/mutation.md
 #   make coverage Verilator line, toggle and functional coverage of every block under the
 #                 make-test lockstep and directed tests (seed 1), in a tree of its own
 #                 ($(COV_BUILD), no netlists), then $(COV_BUILD)/report/coverage.md
@@ -39,6 +40,7 @@ BLOCK ?=
 MUTANTS ?= 40
 MUTATE_SEED ?= 1
 MUTATE_CATS ?= lockstep,directed,formal
+MUTATE_FORMAL ?= 10
 RUN_BUILD ?= $(BUILD)-run
 JOBS ?= $(shell nproc)
 LONG ?= OFF
@@ -143,6 +145,7 @@ mutate: build
 	for b in $$blocks; do \
 	  $(PYTHON) mutate/run_mutants.py --build $(BUILD) --binary $(BUILD)/mutate/htm_mutants \
 	    --block $$b --sample $(MUTANTS) --seed $(MUTATE_SEED) --categories $(MUTATE_CATS) \
+	    --formal-sample $(MUTATE_FORMAL) \
 	    --jobs $(JOBS) --out $(BUILD)/mutate/full || exit 1; done
 	$(PYTHON) mutate/report.py --results $(BUILD)/mutate/full --out $(BUILD)/report
 
