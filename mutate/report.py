@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """The mutation report: per block, the mutants run and killed, by category, and every survivor
-with its line and its triage (mutate/triage.txt).
+with its line and its triage (mutate/triage/<block>.txt).
 
-  report.py --results <dir of run_mutants.py JSON> --out <dir> [--triage mutate/triage.txt]
+  report.py --results <dir of run_mutants.py JSON> --out <dir> [--triage mutate/triage]
 
-The triage file has one line per surviving mutant, keyed by the mutant's key (stable across
+--triage names a triage file or a directory of them (every *.txt in it). A triage file has one
+line per surviving mutant, keyed by the mutant's key (stable across
 edits elsewhere in the file):
   <key> equivalent <reason>      the mutant cannot change any output (the reason says why)
   <key> gap <test>               a test gap, closed by <test>
@@ -22,8 +23,18 @@ CATS = ('lockstep', 'directed', 'formal')
 
 
 def read_triage(path):
+    """The triage lines of a file, or of every *.txt in a directory; a key given twice is an
+    error."""
     tri = {}
     if not path or not os.path.exists(path):
+        return tri
+    if os.path.isdir(path):
+        for name in sorted(os.listdir(path)):
+            if name.endswith('.txt'):
+                for k, v in read_triage(os.path.join(path, name)).items():
+                    if k in tri:
+                        raise ValueError(f'{path}/{name}: key {k} is triaged twice')
+                    tri[k] = v
         return tri
     with open(path) as f:
         lines = f.readlines()
@@ -34,6 +45,8 @@ def read_triage(path):
         parts = line.split(None, 2)
         if len(parts) < 3 or parts[1] not in ('equivalent', 'gap'):
             raise ValueError(f'{path}:{n}: expected "<key> equivalent|gap <text>", got {line!r}')
+        if parts[0] in tri:
+            raise ValueError(f'{path}:{n}: key {parts[0]} is triaged twice')
         tri[parts[0]] = (parts[1], parts[2])
     return tri
 
@@ -53,7 +66,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--results', required=True)
     ap.add_argument('--out', required=True)
-    ap.add_argument('--triage', default='mutate/triage.txt')
+    ap.add_argument('--triage', default='mutate/triage')
     a = ap.parse_args()
     try:
         tri = read_triage(a.triage)

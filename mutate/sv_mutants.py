@@ -198,6 +198,13 @@ def unpacked_arrays(toks):
     return names
 
 
+def is_lint_sink(name):
+    """A signal named unused_* exists only to consume otherwise unread bits for the linter
+    (the lint-waiver convention of the RTL); it has no fan-out, so every mutant of its
+    right-hand side is equivalent by construction and none is generated."""
+    return name.startswith('unused_')
+
+
 def find_sites(toks):
     """The mutable extents: (kind, first token index, last token index, whole-array) of the
     module body."""
@@ -249,7 +256,8 @@ def find_sites(toks):
                 eq += 1
             end = skip_to_semicolon(toks, eq)
             whole = toks[i + 1].text in arrays and toks[i + 2].text == '='
-            sites.append(('assign', eq + 1, end - 1, whole))
+            if not is_lint_sink(toks[i + 1].text):
+                sites.append(('assign', eq + 1, end - 1, whole))
             i = end + 1
             continue
         if x == 'if' and i + 1 < n and toks[i + 1].text == '(':
@@ -287,7 +295,7 @@ def find_sites(toks):
                     break
             if j < n and toks[j].text in ('=', '<='):
                 end = skip_to_semicolon(toks, j)
-                if proc[i]:
+                if proc[i] and not is_lint_sink(x):
                     sites.append(('assign', j + 1, end - 1, x in arrays and j == i + 1))
                 i = end + 1
                 continue
