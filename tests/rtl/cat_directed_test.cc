@@ -4,7 +4,8 @@
 // HPCA 2016, §4.1-4.3), RTL and golden model in lockstep with the expected values on top: the hit
 // rules (read-read never conflicts), lookup latency with four ports (a 32-lane warp in 8 cycles),
 // back-to-back warps, updates racing lookups, adds and removes (full set, duplicate and
-// spurious deltas), a message with too many deltas, the degenerate table.
+// spurious deltas), a message with too many deltas, idle lines and the delta slots past a
+// message's count ignored, a full batch applied once, the degenerate table.
 #include <cstdint>
 #include <vector>
 
@@ -97,6 +98,40 @@ CatOut Look(L& ls, const CatIn& req, int* latency = nullptr) {
   }
   ADD_FAILURE() << "no response";
   return CatOut{};
+}
+
+// The first n addresses from `start` on that fall in `set`.
+std::vector<uint64_t> InSet(const CatModel& m, int set, uint64_t start, int n) {
+  std::vector<uint64_t> v;
+  for (uint64_t a = start; static_cast<int>(v.size()) < n; ++a) {
+    if (m.SetOf(a) == set) {
+      v.push_back(a);
+    }
+  }
+  return v;
+}
+
+// What the update pipeline reported while a message was applied.
+struct Applied {
+  int deltas = 0;  // cycles with dlt_valid
+  int drops = 0;   // cycles with drop_full
+};
+
+// Sends the message `m` (its slots past msg_count as given) and watches the update outputs
+// until every delta it may hold has been written back and the pipeline is idle again.
+template <class L>
+Applied Send(L& ls, const CatIn& m, int batch) {
+  Applied a;
+  CatOut o = DirectedCycle(ls, m);
+  while (o.msg_ready == 0) {
+    o = DirectedCycle(ls, m);
+  }
+  for (int i = 0; i < batch + 3; ++i) {
+    o = DirectedCycle(ls, CatIn{});
+    a.deltas += static_cast<int>(o.dlt_valid);
+    a.drops += static_cast<int>(o.drop_full);
+  }
+  return a;
 }
 
 std::vector<uint64_t> DistinctSets(const CatModel& m, uint64_t start, int n) {
@@ -207,13 +242,8 @@ TEST(CatDirected, UpdatesRacingLookups) {
 TEST(CatDirected, AddsRemovesFullSetsAndFaultyDeltas) {
   Ls ls(P(), DirectedOptions("htm_cat", "small"));
   Sweep(ls, P().sets);
-  std::vector<uint64_t> s;  // three addresses of one set (two ways)
-  const int set = ls.model().SetOf(0x20);
-  for (uint64_t a = 0x20; s.size() < 3; ++a) {
-    if (ls.model().SetOf(a) == set) {
-      s.push_back(a);
-    }
-  }
+  // Three addresses of one set (two ways).
+  const std::vector<uint64_t> s = InSet(ls.model(), ls.model().SetOf(0x20), 0x20, 3);
   Apply(ls, {Add(s[0], false), Add(s[1], true)});
   EXPECT_EQ(ls.model().Eval(CatIn{}).used, 2u);
   // The set is full: the third address is dropped.
@@ -252,6 +282,76 @@ TEST(CatDirected, AMessageOfMoreThanBatchDeltasIsAnError) {
   EXPECT_EQ(o.err, 1u);
   EXPECT_EQ(o.msg_ready, 1u) << "Batch deltas applied, then ready again";
   EXPECT_TRUE(ls.model().Lookup(1).written);
+}
+
+TEST(CatDirected, IdleMessageAndLookupLinesAreIgnored) {
+  Ls ls(P(), DirectedOptions("htm_cat", "small"));
+  Sweep(ls, P().sets);
+  // A full message and a warp on the lines with their valids low: nothing is applied, nothing
+  // looked up.
+  CatIn idle = Msg({Add(0x31, true), Add(0x32, false), Add(0x33, true)});
+  idle.msg_valid = 0;
+  const CatIn lk = Lkp({0x31, 0x32, 0x33}, true);
+  idle.lkp_mask = lk.lkp_mask;
+  idle.lkp_addr = lk.lkp_addr;
+  idle.lkp_write = 1;
+  for (int i = 0; i < 8; ++i) {
+    const CatOut o = DirectedCycle(ls, idle);
+    EXPECT_EQ(o.dlt_valid, 0u);
+    EXPECT_EQ(o.rsp_valid, 0u);
+    EXPECT_EQ(o.used, 0u);
+  }
+  EXPECT_FALSE(ls.model().Lookup(0x31).written);
+  EXPECT_FALSE(ls.model().Lookup(0x32).read);
+  // The same message taken: its three deltas go in.
+  EXPECT_EQ(Send(ls, Msg({Add(0x31, true), Add(0x32, false), Add(0x33, true)}), P().batch).deltas,
+            3);
+  EXPECT_TRUE(ls.model().Lookup(0x32).read);
+}
+
+TEST(CatDirected, DeltaSlotsPastTheCountAreNeverApplied) {
+  Ls ls(P(), DirectedOptions("htm_cat", "small"));
+  Sweep(ls, P().sets);
+  // s0 and s1 fill their set; x and y belong to other sets.
+  const int set = ls.model().SetOf(0x20);
+  const std::vector<uint64_t> s = InSet(ls.model(), set, 0x20, 2);
+  uint64_t x = 0x20;
+  while (ls.model().SetOf(x) == set) {
+    ++x;
+  }
+  Apply(ls, {Add(s[0], false), Add(s[1], true)});
+  // One delta that reads the full set, then adds in the slots past the count: after the delta,
+  // the update stage holds no delta, whatever the next slot holds.
+  CatIn m = Msg({Add(s[0], false), Add(x, true), Add(x + 1, true)});
+  m.msg_count = 1;
+  const Applied a = Send(ls, m, P().batch);
+  EXPECT_EQ(a.deltas, 1);
+  EXPECT_EQ(a.drops, 0) << "no add was applied to the full set";
+  EXPECT_FALSE(ls.model().Lookup(x).written);
+  EXPECT_EQ(ls.model().Eval(CatIn{}).used, 2u);
+}
+
+TEST(CatDirected, AFullBatchIsAppliedOnce) {
+  const CatParams& p = configs::htm_cat::kDefault;  // Batch 8: the delta index wraps to 0
+  Ld ls(p, DirectedOptions("htm_cat", "default"));
+  Sweep(ls, p.sets);
+  // Fill one set's three ways; x is in another set.
+  const int set = ls.model().SetOf(0x100);
+  const std::vector<uint64_t> s = InSet(ls.model(), set, 0x100, 3);
+  uint64_t x = 0x100;
+  while (ls.model().SetOf(x) == set) {
+    ++x;
+  }
+  Apply(ls, {Add(s[0], true), Add(s[1], true), Add(s[2], false)});
+  // Eight deltas: x first, the last one reading the full set. After the eighth the first is
+  // not looked at again.
+  std::vector<CatDelta> d(8, Add(x, true));
+  d[7] = Add(s[2], false);
+  const Applied a = Send(ls, Msg(d), p.batch);
+  EXPECT_EQ(a.deltas, 8);
+  EXPECT_EQ(a.drops, 0);
+  EXPECT_TRUE(ls.model().Lookup(x).written);
+  EXPECT_EQ(ls.model().Eval(CatIn{}).used, 4u);
 }
 
 TEST(CatDirected, DegenerateOneEntryOneLane) {

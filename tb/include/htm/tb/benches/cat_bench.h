@@ -5,6 +5,7 @@
 // mixed in — duplicated and spurious deltas, removes without adds, counts above Batch now and
 // then. Warp lookups (reads or writes, random lane masks, all lanes or none sometimes) use
 // the same pool, so that hits are frequent; requests and messages are held until accepted.
+// Idle lines and the delta slots past a message's count carry junk.
 #pragma once
 
 #include <cstdint>
@@ -27,19 +28,28 @@ class CatBench {
   }
   golden::CatIn Next() {
     golden::CatIn in = held_;
-    if (!held_.msg_valid && rng_.Chance(1, 3)) {
-      in.msg_valid = 1;
-      const int n = static_cast<int>(rng_.Below(p_.batch + 1));
-      in.msg_count = n;
-      for (int i = 0; i < n; ++i) {
-        in.msg_dlt[i] = Delta();
+    if (!held_.msg_valid) {
+      // Junk on the idle message lines and in the slots past the count: the block may look at
+      // them only in a message it takes, and only at the first msg_count deltas.
+      in.msg_count = rng_.Bits(golden::CountWidth(p_.batch));
+      for (int i = 0; i < p_.batch; ++i) {
+        in.msg_dlt[i] = rng_.Bits(p_.addr_w + 2);
       }
-      if (rng_.Chance(1, 500)) {
-        in.msg_count = golden::LowMask(golden::CountWidth(p_.batch));  // maybe above Batch
+      if (rng_.Chance(1, 3)) {
+        in.msg_valid = 1;
+        const int n = static_cast<int>(rng_.Below(p_.batch + 1));
+        in.msg_count = n;
+        for (int i = 0; i < n; ++i) {
+          in.msg_dlt[i] = Delta();
+        }
+        if (rng_.Chance(1, 500)) {
+          in.msg_count = golden::LowMask(golden::CountWidth(p_.batch));  // maybe above Batch
+        }
       }
     }
-    if (!held_.lkp_valid && rng_.Chance(1, 2)) {
-      in.lkp_valid = 1;
+    if (!held_.lkp_valid) {
+      // An idle lookup port carries a plausible warp: it must not be looked up.
+      in.lkp_valid = rng_.Chance(1, 2);
       in.lkp_write = rng_.Chance(1, 2);
       const uint64_t all = golden::LowMask(p_.warp_size);
       in.lkp_mask = rng_.Chance(1, 8) ? all : rng_.Chance(1, 16) ? 0 : rng_.Bits(p_.warp_size);
