@@ -188,17 +188,43 @@ class Driver {
 // The LWH's initial sweep: nothing is hazard-checked before it ends.
 constexpr int kSweep = 8;
 
-TEST(CommitUnitDirected, ReadOnlyTransactionPassesAndRetiresWithoutDoneCommit) {
-  Driver d;
-  d.mem[5] = 9;
+// Waits for cid's Pass or Fail reply and checks its type.
+void AwaitReply(Driver& d, uint64_t cid, CuRep type) {
+  const auto r = d.Await(cid);
+  ASSERT_TRUE(r.has_value()) << "no reply for cid " << cid;
+  ASSERT_EQ(r->type, type) << "cid " << cid;
+}
+
+// cid 0 writes address a (value 11) and passes here; cid 1 then reads a's old value 4 before
+// cid 0 has committed (its speculative validation matches).
+void StaleReadBehindAPassedWriter(Driver& d, uint64_t a) {
+  d.Idle(kSweep);
+  d.mem[a] = 4;
   ASSERT_TRUE(d.Alloc(0));
-  d.Read(0, 5);
+  d.Write(0, a, 11);
+  d.Fill(0);
+  ASSERT_NO_FATAL_FAILURE(AwaitReply(d, 0, CuRep::kPass));
+  ASSERT_TRUE(d.Alloc(1));
+  d.Read(1, a);
+}
+
+// cid 0 (allocated) reads address a from memory and fills: this unit replies Pass on route 1,
+// after one validation read, of a.
+void ReadOnlyPasses(Driver& d, uint64_t a) {
+  d.Read(0, a);
   d.Fill(0);
   const auto r = d.Await(0);
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->type, CuRep::kPass);
   EXPECT_EQ(r->src, 1u);
-  EXPECT_EQ(d.validations, (std::vector<uint64_t>{5}));
+  EXPECT_EQ(d.validations, (std::vector<uint64_t>{a}));
+}
+
+TEST(CommitUnitDirected, ReadOnlyTransactionPassesAndRetiresWithoutDoneCommit) {
+  Driver d;
+  d.mem[5] = 9;
+  ASSERT_TRUE(d.Alloc(0));
+  ASSERT_NO_FATAL_FAILURE(ReadOnlyPasses(d, 5));
   d.Send(CuMsg::kPass, 0);
   EXPECT_TRUE(d.RetireTo(1));
   d.Idle(10);
@@ -226,17 +252,8 @@ TEST(CommitUnitDirected, SkipRetiresAtOnceAndKeepsTheSequenceDense) {
 // not retired when cid 1 arrived: cid 1 waits for cid 0 to retire, then revalidates.
 void RaceOlderWriter(bool writer_commits) {
   Driver d;
-  d.Idle(kSweep);
   const uint64_t a = 0x21;
-  d.mem[a] = 4;
-  ASSERT_TRUE(d.Alloc(0));
-  d.Write(0, a, 11);
-  d.Fill(0);
-  const auto r0 = d.Await(0);
-  ASSERT_TRUE(r0.has_value());
-  EXPECT_EQ(r0->type, CuRep::kPass);
-  ASSERT_TRUE(d.Alloc(1));
-  d.Read(1, a);  // value 4: cid 0 has not written yet
+  ASSERT_NO_FATAL_FAILURE(StaleReadBehindAPassedWriter(d, a));
   d.Fill(1);
   d.Idle(30);
   EXPECT_EQ(d.model().stats().conflicts, 1u);
@@ -438,23 +455,33 @@ CommitUnitIn Msg(CuMsg type, uint64_t cid, uint64_t addr = 0, uint64_t data = 0)
   return in;
 }
 
-// cid 0 passes here and waits for its outcome (it holds the commit and retire pointers); cid 1
-// read a stale value, so this unit fails it, and it stays in the window behind cid 0.
-void FailBehindAPassedEntry(Driver& d) {
+// cid 0 writes (4, 5) and passes here; it waits for its outcome, so it holds the commit and
+// retire pointers and every later cid stays in the window.
+void HoldTheWindowWithAPassedWriter(Driver& d) {
   d.Idle(kSweep);
-  d.mem[3] = 1;
   ASSERT_TRUE(d.Alloc(0));
   d.Write(0, 4, 5);
   d.Fill(0);
+  ASSERT_NO_FATAL_FAILURE(AwaitReply(d, 0, CuRep::kPass));
+}
+
+// The core's Pass for cid 0 after a dropped message for a later cid: cid 0 alone commits, and
+// the later cid retires without a commit write.
+void ExpectOnlyTheWriterCommits(Driver& d) {
+  d.Send(CuMsg::kPass, 0);
+  EXPECT_TRUE(d.RetireTo(2));
+  EXPECT_EQ(d.writes, (std::vector<std::pair<uint64_t, uint64_t>>{{4, 5}}));
+}
+
+// cid 1, behind a passed writer, read a stale value: this unit fails it, and it stays in the
+// window behind cid 0.
+void FailBehindAPassedEntry(Driver& d) {
+  ASSERT_NO_FATAL_FAILURE(HoldTheWindowWithAPassedWriter(d));
+  d.mem[3] = 1;
   ASSERT_TRUE(d.Alloc(1));
   d.ReadValue(1, 3, 2);  // stale: memory holds 1
   d.Fill(1);
-  const auto r0 = d.Await(0);
-  ASSERT_TRUE(r0.has_value());
-  ASSERT_EQ(r0->type, CuRep::kPass);
-  const auto r1 = d.Await(1);
-  ASSERT_TRUE(r1.has_value());
-  ASSERT_EQ(r1->type, CuRep::kFail);
+  ASSERT_NO_FATAL_FAILURE(AwaitReply(d, 1, CuRep::kFail));
   ASSERT_EQ(d.model().Eval({}).ptr_retire, 0u) << "cid 1 is still in the window";
 }
 
@@ -462,10 +489,7 @@ TEST(CommitUnitDirected, ErrTxPassForAnEntryThisUnitFailed) {
   Driver d;
   FailBehindAPassedEntry(d);
   ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kPass, 1)));
-  // The message was dropped: cid 0 still commits, cid 1 retires without a commit write.
-  d.Send(CuMsg::kPass, 0);
-  EXPECT_TRUE(d.RetireTo(2));
-  EXPECT_EQ(d.writes, (std::vector<std::pair<uint64_t, uint64_t>>{{4, 5}}));
+  ExpectOnlyTheWriterCommits(d);
 }
 
 TEST(CommitUnitDirected, ErrTxFailForAnEntryThisUnitFailed) {
@@ -500,6 +524,36 @@ TEST(CommitUnitDirected, ErrSecondOutcomeForOneEntry) {
   const auto done = d.Await(0);
   ASSERT_TRUE(done.has_value());
   EXPECT_EQ(done->type, CuRep::kDoneCommit) << "the second outcome is dropped";
+}
+
+// cid 1, behind a passed writer, also passed here and its core answered Fail: a second outcome
+// for cid 1 is an error, and the commit pointer still skips the entry.
+TEST(CommitUnitDirected, ErrSecondOutcomeAfterTxFail) {
+  Driver d;
+  ASSERT_NO_FATAL_FAILURE(HoldTheWindowWithAPassedWriter(d));
+  ASSERT_TRUE(d.Alloc(1));
+  d.Write(1, 6, 7);
+  d.Fill(1);
+  ASSERT_NO_FATAL_FAILURE(AwaitReply(d, 1, CuRep::kPass));
+  d.Send(CuMsg::kFail, 1);
+  d.Step();
+  ASSERT_EQ(d.model().Eval({}).ptr_retire, 0u) << "cid 1 is still in the window";
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kPass, 1)));
+  ExpectOnlyTheWriterCommits(d);
+}
+
+// cid 1, behind a passed writer, is skipped: the pass pointer moves past it while the retire
+// pointer keeps it in the window, and an outcome for it is an error.
+TEST(CommitUnitDirected, ErrOutcomeForASkippedEntry) {
+  Driver d;
+  ASSERT_NO_FATAL_FAILURE(HoldTheWindowWithAPassedWriter(d));
+  ASSERT_TRUE(d.Alloc(1));
+  d.Send(CuMsg::kSkip, 1);
+  d.Idle(4);
+  ASSERT_EQ(d.model().Eval({}).ptr_pass, 2u) << "the pass pointer is past the skipped cid";
+  ASSERT_EQ(d.model().Eval({}).ptr_retire, 0u);
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kPass, 1)));
+  ExpectOnlyTheWriterCommits(d);
 }
 
 TEST(CommitUnitDirected, ErrOutcomeForACidOutsideTheWindow) {
@@ -537,7 +591,17 @@ TEST(CommitUnitDirected, ErrDoneFillAfterDoneFill) {
   ASSERT_TRUE(d.Alloc(1));
   d.Write(1, 4, 5);
   d.Fill(1);
-  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(CuMsg::kDoneFill, 1)));
+  // The second DoneFill comes from another route: dropped, it must not redirect the reply.
+  CommitUnitIn again = Msg(CuMsg::kDoneFill, 1);
+  again.in_src = 2;
+  ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, again));
+  d.Fill(0);
+  const auto r0 = d.Await(0);
+  ASSERT_TRUE(r0.has_value());
+  const auto r1 = d.Await(1);
+  ASSERT_TRUE(r1.has_value());
+  EXPECT_EQ(r1->type, CuRep::kPass);
+  EXPECT_EQ(r1->src, 1u) << "the reply goes to the route of the accepted DoneFill";
 }
 
 TEST(CommitUnitDirected, ErrUnknownMessageType) {
@@ -572,6 +636,70 @@ TEST(CommitUnitDirected, ErrValidationResponseForATagNotInFlight) {
   const auto r = d.Await(0);
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->type, CuRep::kPass) << "the stray response changed nothing";
+}
+
+// While in_valid is low the other intake fields are don't-care: a payload that would be a legal
+// read-set word, write-set word, DoneFill or Skip of an open entry changes nothing (no
+// validation read, no stored word, no flag), and the transaction then runs as usual.
+TEST(CommitUnitDirected, IntakePayloadIsIgnoredWhileValidIsLow) {
+  Driver d;
+  d.Idle(kSweep);
+  d.mem[3] = 2;
+  ASSERT_TRUE(d.Alloc(0));
+  for (const CuMsg type : {CuMsg::kReadSet, CuMsg::kWriteSet, CuMsg::kDoneFill, CuMsg::kSkip}) {
+    CommitUnitIn in = Msg(type, 0, 3, 2);
+    in.in_valid = 0;
+    in.in_src = 2;
+    for (int i = 0; i < 3; ++i) {
+      const CommitUnitOut o = d.Step(in);
+      EXPECT_EQ(o.vr_req_valid, 0u);
+      EXPECT_EQ(o.rct_inc_valid, 0u);
+    }
+  }
+  d.Idle(4);
+  EXPECT_TRUE(d.validations.empty());
+  EXPECT_EQ(d.model().Eval({}).ptr_fcd, 0u) << "cid 0 was neither filled nor skipped";
+  ASSERT_NO_FATAL_FAILURE(ReadOnlyPasses(d, 3));
+  EXPECT_EQ(d.model().Eval({}).err, 0u);
+}
+
+// cid 1 reads a's old value behind a passed writer, cid 0 (its first message: the retire pointer
+// is still at cid 0); cid 0 then commits and retires before cid 1 is filled. Meanwhile a message
+// for cid 1 + RingSize (the same ring entry, one lap ahead, outside the window) arrives. Hazard
+// detection must still judge cid 1 against the retire pointer at its own first message: cid 0
+// is a conflicting writer (already retired), so cid 1 revalidates at once and fails.
+void OlderWriterRetiredBeforeFill(CuMsg lap_ahead_type) {
+  Driver d;
+  const uint64_t a = 0x21;
+  ASSERT_NO_FATAL_FAILURE(StaleReadBehindAPassedWriter(d, a));
+  d.Send(CuMsg::kPass, 0);
+  const auto done = d.Await(0);
+  ASSERT_TRUE(done.has_value());
+  ASSERT_EQ(done->type, CuRep::kDoneCommit);
+  ASSERT_TRUE(d.RetireTo(1));
+  const uint64_t ahead = 1 + P().ring_size;
+  if (lap_ahead_type == CuMsg::kAlloc) {
+    EXPECT_FALSE(d.Alloc(ahead)) << "one lap ahead is outside the window";
+    EXPECT_EQ(d.model().Eval({}).err, 0u);
+  } else {
+    ASSERT_NO_FATAL_FAILURE(ExpectErrAfter(d, Msg(lap_ahead_type, ahead, 5, 1)));
+  }
+  d.Fill(1);
+  const auto r1 = d.Await(1);
+  ASSERT_TRUE(r1.has_value());
+  EXPECT_EQ(d.model().stats().conflicts, 1u) << "cid 0 wrote a after cid 1's first message";
+  EXPECT_EQ(d.model().stats().revalidations, 1u);
+  EXPECT_EQ(d.validations, (std::vector<uint64_t>{a, a})) << "speculative, then revalidation";
+  EXPECT_EQ(r1->type, CuRep::kFail) << "a now holds 11, cid 1 read 4";
+  EXPECT_TRUE(d.RetireTo(2));
+}
+
+TEST(CommitUnitDirected, RefusedAllocOneLapAheadKeepsTheOlderWritersConflict) {
+  OlderWriterRetiredBeforeFill(CuMsg::kAlloc);
+}
+
+TEST(CommitUnitDirected, ErrWordOneLapAheadKeepsTheOlderWritersConflict) {
+  OlderWriterRetiredBeforeFill(CuMsg::kWriteSet);
 }
 
 }  // namespace
