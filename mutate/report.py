@@ -5,8 +5,8 @@ with its line and its triage (mutate/triage/<block>.txt).
 
   report.py --results <dir of run_mutants.py JSON> --out <dir> [--triage mutate/triage]
 
---triage names a triage file or a directory of them (every *.txt in it). A triage file has one
-line per surviving mutant, keyed by the mutant's key (stable across
+--triage names a directory of triage files, one per block (<block>.txt, applied to that block
+only), or a single file applied to every block. A triage file has one line per surviving mutant, keyed by the mutant's key (stable across
 edits elsewhere in the file):
   <key> equivalent <reason>      the mutant cannot change any output (the reason says why)
   <key> gap <test>               a test gap, closed by <test>
@@ -23,18 +23,9 @@ CATS = ('lockstep', 'directed', 'formal')
 
 
 def read_triage(path):
-    """The triage lines of a file, or of every *.txt in a directory; a key given twice is an
-    error."""
+    """The triage lines of one file: key -> (verdict, text); a key given twice is an error."""
     tri = {}
     if not path or not os.path.exists(path):
-        return tri
-    if os.path.isdir(path):
-        for name in sorted(os.listdir(path)):
-            if name.endswith('.txt'):
-                for k, v in read_triage(os.path.join(path, name)).items():
-                    if k in tri:
-                        raise ValueError(f'{path}/{name}: key {k} is triaged twice')
-                    tri[k] = v
         return tri
     with open(path) as f:
         lines = f.readlines()
@@ -49,6 +40,15 @@ def read_triage(path):
             raise ValueError(f'{path}:{n}: key {parts[0]} is triaged twice')
         tri[parts[0]] = (parts[1], parts[2])
     return tri
+
+
+def triage_of(path, block):
+    """The triage that applies to a block's survivors: <path>/<block>.txt when path is a
+    directory (a key is a hash of the mutated text, so the same line in two blocks has the same
+    key and each block triages it in its own file), else the one file given."""
+    if path and os.path.isdir(path):
+        return read_triage(os.path.join(path, f'{block}.txt'))
+    return read_triage(path)
 
 
 def wilson(k, n, z=1.96):
@@ -69,7 +69,12 @@ def main():
     ap.add_argument('--triage', default='mutate/triage')
     a = ap.parse_args()
     try:
-        tri = read_triage(a.triage)
+        if os.path.isdir(a.triage):
+            for name in sorted(os.listdir(a.triage)):
+                if name.endswith('.txt'):
+                    read_triage(os.path.join(a.triage, name))
+        else:
+            read_triage(a.triage)
     except ValueError as e:
         print(f'report: {e}', file=sys.stderr)
         return 2
@@ -83,6 +88,7 @@ def main():
     for f in files:
         d = json.load(open(os.path.join(a.results, f)))
         s = d['summary']
+        tri = triage_of(a.triage, s['block'])
         muts = d['mutants']
         surv = [m for m in muts if not m['killed_by']]
         equiv = [m for m in surv if tri.get(m['key'], ('',))[0] == 'equivalent']

@@ -119,20 +119,19 @@ class Triage(unittest.TestCase):
             report.read_triage(f.name)
         os.unlink(f.name)
 
-    def test_directory_and_duplicates(self):
+    def test_directory_per_block(self):
         with tempfile.TemporaryDirectory() as d:
-            with open(os.path.join(d, 'a.txt'), 'w') as f:
+            with open(os.path.join(d, 'htm_a.txt'), 'w') as f:
                 f.write('abc123 equivalent the bit is never read\n')
-            with open(os.path.join(d, 'b.txt'), 'w') as f:
-                f.write('def456 gap BlockDirected.Case\n')
-            with open(os.path.join(d, 'notes.md'), 'w') as f:
-                f.write('not a triage file\n')
-            tri = report.read_triage(d)
-            self.assertEqual(sorted(tri), ['abc123', 'def456'])
-            with open(os.path.join(d, 'b.txt'), 'a') as f:
+            with open(os.path.join(d, 'htm_b.txt'), 'w') as f:
+                f.write('abc123 gap BDirected.Case\n')
+            self.assertEqual(report.triage_of(d, 'htm_a')['abc123'][0], 'equivalent')
+            self.assertEqual(report.triage_of(d, 'htm_b')['abc123'][0], 'gap')
+            self.assertEqual(report.triage_of(d, 'htm_c'), {})
+            with open(os.path.join(d, 'htm_b.txt'), 'a') as f:
                 f.write('abc123 gap again\n')
             with self.assertRaises(ValueError):
-                report.read_triage(d)
+                report.triage_of(d, 'htm_b')
 
     def test_wilson(self):
         lo, hi = report.wilson(38, 40)

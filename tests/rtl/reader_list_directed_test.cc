@@ -5,7 +5,8 @@
 // plain sharers -> root and leaf bit vectors -> back to sharers -> none), Figure 10's reader 683
 // (leaf 21, bit 11), enumeration order, the latencies the documentation states, an all-or-nothing
 // conversion refused by a full leaf set (the reader aborts and waits; full_o until an entry is
-// freed), the clearing after reset, bad operations and the degenerate configuration.
+// freed), leaf sets that wrap around the end of the table, the clearing after reset, bad operations
+// and the degenerate configuration.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -222,6 +223,41 @@ TEST(ReaderListDirected, AFullLeafSetRefusesTheWholeConversion) {
   EXPECT_TRUE(r[1].out.res_inserted);
   EXPECT_EQ(r[1].out.res_type, 2u);
   EXPECT_EQ(r[2].ids, Ids({0, 1, 2, 3}));
+}
+
+TEST(ReaderListDirected, LeafSetsWrapAroundTheTable) {
+  using Lsm = Lockstep<ReaderListPorts, Vhtm_reader_list__small, ReaderListModel>;
+  const auto& p = configs::htm_reader_list::kSmall;
+  Lsm ls(p, DirectedOptions("htm_reader_list", "small"));
+  golden::ReaderListTable shadow(
+      golden::ReaderListTableParams{p.addr_w, 1 << p.tx_w, p.leaf_w, p.sets, p.ways});
+  // Three sets of two ways, leaves of four: leaf p of an address in set 2 is in set
+  // (2 + 1 + p) mod 3, that is set 0 for leaf 0, set 1 for leaf 1 and set 2 for leaf 2.
+  std::vector<uint64_t> in_set[3];
+  for (uint64_t x = 0; x < 32; ++x) {
+    in_set[shadow.PrimarySet(x)].push_back(x);
+  }
+  ASSERT_GE(in_set[0].size(), 2u);
+  ASSERT_GE(in_set[1].size(), 1u);
+  ASSERT_GE(in_set[2].size(), 1u);
+  const uint64_t a = in_set[2][0], b = in_set[0][0], c = in_set[0][1], d = in_set[1][0];
+  ASSERT_EQ(shadow.LeafSet(a, 0), 0);
+  ASSERT_EQ(shadow.LeafSet(a, 1), 1);
+  ASSERT_EQ(shadow.LeafSet(a, 2), 2);
+  // b and c fill set 0; a's readers 4..7 all go to leaf 1, in set 1, which has room.
+  auto r = RunOps(ls, {I(b, 9), I(c, 9), I(a, 4), I(a, 5), I(a, 6), I(a, 7), E(a)});
+  EXPECT_TRUE(r[5].out.res_inserted) << "leaf 1 of set 2's address is in set 1, not set 0";
+  EXPECT_FALSE(r[5].out.res_full);
+  EXPECT_EQ(r[5].out.res_type, 2u);
+  EXPECT_EQ(r[5].out.used, 4u) << "b, c, a's root and leaf 1";
+  EXPECT_EQ(r[6].ids, Ids({4, 5, 6, 7}));
+  // d fills set 1. Leaf 2 goes to a's own set 2, beside the root; leaf 0 to the full set 0.
+  r = RunOps(ls, {I(d, 9), I(a, 8), I(a, 0), E(a)});
+  EXPECT_TRUE(r[1].out.res_inserted) << "leaf 2 wraps around to the root's set";
+  EXPECT_EQ(r[1].out.used, 6u) << "every entry of the table";
+  EXPECT_TRUE(r[2].out.res_full) << "leaf 0 is in set 0, which b and c fill";
+  EXPECT_FALSE(r[2].out.res_inserted);
+  EXPECT_EQ(r[3].ids, Ids({4, 5, 6, 7, 8}));
 }
 
 TEST(ReaderListDirected, BadOperationsChangeNothing) {
