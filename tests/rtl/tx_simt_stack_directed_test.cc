@@ -294,6 +294,35 @@ TEST(TxSimtStackDirected, LoopExitsReuseTheTop) {
   EXPECT_EQ(w.last().err, 0u);
 }
 
+// A divergent branch of a Trans top whose reconvergence point is PC 0, the value every Trans
+// entry holds in its RPC field: the Trans entry still waits at the reconvergence point with
+// both paths pushed above it (only a Normal top's RPC is a reconvergence point to reuse); the
+// paths then reconverge at 0 and the transaction commits from there.
+TEST(TxSimtStackDirected, TransTopWaitsEvenWhenTheReconvergencePointIsZero) {
+  Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+  Warp w(ls);
+  w.Init("11111111", 0x100, 0x300);
+  w.TxBegin(0x108, 0x200);
+  w.Expect(
+      {{N, 0x100, 0x300, "11111111"}, {R, 0x108, 0x200, "00000000"}, {T, 0x108, 0, "11111111"}},
+      "the Trans entry's RPC is 0");
+  w.Branch("11110000", 0x110, 0x118, 0x000);
+  w.Expect({{N, 0x100, 0x300, "11111111"},
+            {R, 0x108, 0x200, "00000000"},
+            {T, 0x000, 0, "11111111"},
+            {N, 0x118, 0x000, "00001111"},
+            {N, 0x110, 0x000, "11110000"}},
+           "both paths pushed above the waiting Trans entry");
+  w.Next(0x000);  // the taken path reconverges
+  w.Next(0x000);  // the fall-through path reconverges
+  w.Expect(
+      {{N, 0x100, 0x300, "11111111"}, {R, 0x108, 0x200, "00000000"}, {T, 0x000, 0, "11111111"}},
+      "reconverged at 0");
+  EXPECT_EQ(w.Commit("00000000").tx_done, 1u);
+  w.Expect({{N, 0x200, 0x300, "11111111"}}, "after the transaction");
+  EXPECT_EQ(w.last().err, 0u);
+}
+
 TEST(TxSimtStackDirected, ErrorsLeaveTheStackAlone) {
   Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
   Warp w(ls);
@@ -367,6 +396,21 @@ TEST(TxSimtStackDirected, ErrCommandBeforeInit) {
   Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
   Warp w(ls);
   ExpectErr(ls, w, SimtOp::kNext);
+}
+
+// Every command but Init needs a warp: each is refused before the first Init.
+TEST(TxSimtStackDirected, ErrEveryCommandBeforeInit) {
+  for (const SimtOp op : {SimtOp::kNext, SimtOp::kBranch, SimtOp::kTxBegin, SimtOp::kPause,
+                          SimtOp::kCommit, SimtOp::kAbort}) {
+    SCOPED_TRACE("command " + std::to_string(static_cast<int>(op)));
+    Ls ls(P(), DirectedOptions("htm_tx_simt_stack", "small"));
+    Warp w(ls);
+    ExpectErr(ls, w, op, TableMask("11000000"));
+    const Out after = DirectedCycle(ls, In{});
+    EXPECT_EQ(after.top_valid, 0u) << "still no entry";
+    EXPECT_EQ(after.depth, 0u);
+    EXPECT_EQ(after.in_tx, 0u);
+  }
 }
 
 TEST(TxSimtStackDirected, ErrBranchOverflow) {
