@@ -37,13 +37,36 @@ struct Row {
   bool write = false;
 };
 
+// A command without a row: Begin (mask: the warp's lanes) or End.
+In Cmd(IwcdOp op, uint64_t mask = 0) {
+  In in;
+  in.cmd_op = static_cast<uint64_t>(op);
+  in.cmd_mask = mask;
+  return in;
+}
+
+// A Mark or Check command carrying row r.
+In RowIn(IwcdOp op, const Row& r) {
+  In in = Cmd(op);
+  in.cmd_write = r.write;
+  for (const auto& [lane, addr] : r.lanes) {
+    in.cmd_mask |= uint64_t{1} << lane;
+    in.cmd_addr[lane] = addr;
+  }
+  return in;
+}
+
 // Drives a warp's commit through the block and plays the CAT, which answers a Check row with
-// `cat_hits[k]` for the k-th Check row (none when not given), one cycle after the request.
+// `cat_hits[k]` for the k-th Check row (none when not given), `cat_delay` cycles after the
+// request; while it does not answer its hit lines carry `idle_hit` (meaningless without the
+// answer's valid).
 template <class L>
 class Walker {
  public:
   explicit Walker(L& ls) : ls_(ls) {}
   int cycles = 0;  // cycles from the first command's acceptance to the result
+  int cat_delay = 1;
+  uint64_t idle_hit = 0;
 
   Out Commit(uint64_t lanes, const std::vector<Row>& writes, const std::vector<Row>& checks,
              bool ea, const std::vector<uint64_t>& cat_hits = {}) {
@@ -86,14 +109,17 @@ class Walker {
     ADD_FAILURE() << "command not accepted";
   }
   Out Step(In in) {
-    // The CAT: takes every request, answers in the next cycle.
+    // The CAT: takes every request, answers `cat_delay` cycles later.
     in.cat_req_ready = 1;
-    in.cat_rsp_valid = rsp_pending_;
-    in.cat_rsp_hit = rsp_pending_ ? rsp_hit_ : 0;
+    const bool answer = rsp_wait_ == 1;
+    in.cat_rsp_valid = answer;
+    in.cat_rsp_hit = answer ? rsp_hit_ : idle_hit;
     const Out o = DirectedCycle(ls_, in);
-    rsp_pending_ = false;
+    if (rsp_wait_ > 0) {
+      --rsp_wait_;
+    }
     if (o.cat_req_valid) {
-      rsp_pending_ = true;
+      rsp_wait_ = cat_delay;
       rsp_hit_ = next_check_ < cat_hits_.size() ? cat_hits_[next_check_] & o.cat_req_mask : 0;
       ++next_check_;
     }
@@ -104,20 +130,11 @@ class Walker {
   }
 
  private:
-  static In RowIn(IwcdOp op, const Row& r) {
-    In in;
-    in.cmd_op = static_cast<uint64_t>(op);
-    in.cmd_write = r.write;
-    for (const auto& [lane, addr] : r.lanes) {
-      in.cmd_mask |= uint64_t{1} << lane;
-      in.cmd_addr[lane] = addr;
-    }
-    return in;
-  }
   L& ls_;
   std::vector<uint64_t> cat_hits_;
   size_t next_check_ = 0;
-  bool rsp_pending_ = false, counting_ = false;
+  int rsp_wait_ = 0;  // cycles until the CAT answers (1: in this one), 0: no answer due
+  bool counting_ = false;
   uint64_t rsp_hit_ = 0;
 };
 
@@ -163,6 +180,22 @@ TEST(IntraWarpCdDirected, WriteAfterWriteAbortsTheLaterLaneAcrossRows) {
   EXPECT_EQ(o.res_abort, uint64_t{1} << 5);
 }
 
+// A write is checked against any other holder of its entry, a higher lane too (a read only
+// against a lower one): a write-log row of lane 1 whose word lane 3 marked, lane 1's own write
+// not marked, aborts lane 1; a read of the same word by lane 1 does not.
+TEST(IntraWarpCdDirected, AWriteAbortsOnAnEntryAHigherLaneHolds) {
+  Ls ls(P(), DirectedOptions("htm_intra_warp_cd", "default"));
+  Walker w(ls);
+  const Row mark{{{3, kX}}, true};
+  const Row wr{{{1, kX}}, true};
+  const Row rd{{{1, kX}}, false};
+  Out o = w.Commit(0b1010, {mark}, {wr}, false);
+  EXPECT_EQ(o.res_iw, 0b0010u);
+  EXPECT_EQ(o.res_abort, 0b0010u);
+  o = w.Commit(0b1010, {mark}, {rd}, false);
+  EXPECT_EQ(o.res_abort, 0u);
+}
+
 TEST(IntraWarpCdDirected, HashAliasingOnlyAddsAborts) {
   Ls ls(P(), DirectedOptions("htm_intra_warp_cd", "default"));
   Walker w(ls);
@@ -188,6 +221,21 @@ TEST(IntraWarpCdDirected, EarlyAbortAbortsLanesThatHitTheCat) {
   // With Early-Abort off the CAT is not asked.
   o = w.Commit(0b1111, {}, {rd}, false, {0b1000});
   EXPECT_EQ(o.res_abort, 0u);
+}
+
+TEST(IntraWarpCdDirected, CatHitLinesCountOnlyWithTheAnswer) {
+  Ls ls(P(), DirectedOptions("htm_intra_warp_cd", "default"));
+  Walker w(ls);
+  // The CAT answers three cycles after the request, with lane 0's word hit; in the two cycles
+  // before, its hit lines show every lane while the answer's valid is low: only the answer's
+  // hits abort.
+  w.cat_delay = 3;
+  w.idle_hit = 0xffffffff;
+  const Row rd{{{0, 0x10}, {1, 0x20}, {2, 0x30}, {3, 0x40}}, false};
+  const Out o = w.Commit(0b1111, {}, {rd}, true, {0b0001});
+  EXPECT_EQ(o.res_ea, 0b0001u);
+  EXPECT_EQ(o.res_abort, 0b0001u);
+  EXPECT_EQ(o.res_spared, 0u);
 }
 
 TEST(IntraWarpCdDirected, TheLowestLaneSurvivesWhenEveryLaneWouldAbort) {
@@ -263,29 +311,33 @@ TEST(IntraWarpCdDirected, AnEndBeforeBeginSetsErr) {
   ExpectErrBeforeBegin(IwcdOp::kEnd);
 }
 
+// Only an accepted Check ends the mark phase: a Check opcode on the bus while cmd_valid_i is
+// low (the walker idle between rows) leaves the next Mark in order, and the mark counts.
+TEST(IntraWarpCdDirected, AnIdleCheckOpcodeDoesNotEndTheMarkPhase) {
+  Ls ls(P(), DirectedOptions("htm_intra_warp_cd", "default"));
+  Walker w(ls);
+  const In check = RowIn(IwcdOp::kCheck, {{{1, kX}}, false});  // lane 1 reads X
+  w.Send(Cmd(IwcdOp::kBegin, 0b11));
+  w.Step(check);  // cmd_valid_i low
+  w.Step(check);
+  w.Send(RowIn(IwcdOp::kMark, {{{0, kX}}, true}));  // lane 0 writes X
+  w.Send(check);
+  w.Send(Cmd(IwcdOp::kEnd));
+  const Out o = w.Step(In{});
+  EXPECT_EQ(o.res_valid, 1u);
+  EXPECT_EQ(o.res_abort, 0b10u);
+  EXPECT_EQ(o.err, 0u);
+}
+
 TEST(IntraWarpCdDirected, AMarkAfterACheckIsIgnoredAndSetsErr) {
   // The write is not marked, so lane 1's read of X is not aborted.
-  Ls ls2(P(), DirectedOptions("htm_intra_warp_cd", "default"));
-  Walker w2(ls2);
-  In b;
-  b.cmd_op = static_cast<uint64_t>(IwcdOp::kBegin);
-  b.cmd_mask = 0b11;
-  w2.Send(b);
-  In c;
-  c.cmd_op = static_cast<uint64_t>(IwcdOp::kCheck);
-  c.cmd_mask = 0b10;
-  c.cmd_addr[1] = kX;
-  w2.Send(c);
-  In m;
-  m.cmd_op = static_cast<uint64_t>(IwcdOp::kMark);
-  m.cmd_write = 1;
-  m.cmd_mask = 0b01;
-  m.cmd_addr[0] = kX;
-  w2.Send(m);
-  In e;
-  e.cmd_op = static_cast<uint64_t>(IwcdOp::kEnd);
-  w2.Send(e);
-  const Out o = w2.Step(In{});
+  Ls ls(P(), DirectedOptions("htm_intra_warp_cd", "default"));
+  Walker w(ls);
+  w.Send(Cmd(IwcdOp::kBegin, 0b11));
+  w.Send(RowIn(IwcdOp::kCheck, {{{1, kX}}, false}));
+  w.Send(RowIn(IwcdOp::kMark, {{{0, kX}}, true}));
+  w.Send(Cmd(IwcdOp::kEnd));
+  const Out o = w.Step(In{});
   EXPECT_EQ(o.res_valid, 1u);
   EXPECT_EQ(o.res_abort, 0u);
   EXPECT_EQ(o.err, 1u);
