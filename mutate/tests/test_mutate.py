@@ -10,6 +10,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+import equiv_check  # noqa: E402
 import report  # noqa: E402
 import sv_mutants  # noqa: E402
 
@@ -132,6 +133,45 @@ class Triage(unittest.TestCase):
                 f.write('abc123 gap again\n')
             with self.assertRaises(ValueError):
                 report.triage_of(d, 'htm_b')
+
+    def test_equiv_verdicts(self):
+        quals = {'out_valid': [], 'out_data': ['out_valid']}
+        self.assertEqual(equiv_check.verdict('Induction step proven: SUCCESS!', quals)[0], 'proved')
+        self.assertEqual(equiv_check.verdict(
+            'Reached maximum number of time steps -> proof failed.', quals)[0], 'bounded')
+        # A failed induction step's table (from an arbitrary state) comes before the verdict and
+        # is not the counterexample; the table after it is.
+        cex = ('Induction step failed.\n'
+               '     2 \\trigger          1         1        1\n'
+               'SAT temporal induction proof finished - model found for base case: FAIL!\n'
+               '     1 \\gold_out_valid_o 0         0        0\n'
+               '     1 \\gate_out_valid_o 0         0        0\n'
+               '     1 \\trigger          0         0        0\n'
+               '     3 \\gold_out_valid_o 1         1        1\n'
+               '     3 \\gate_out_valid_o 1         1        1\n'
+               '     3 \\gold_out_data_o  5         5      101\n'
+               '     3 \\gate_out_data_o  4         4      100\n'
+               '     3 \\trigger          1         1        1\n')
+        self.assertEqual(equiv_check.verdict(cex, quals),
+                         ('differs', 'cycle 2 after reset: out_data_o gold 5 gate 4'))
+        self.assertEqual(equiv_check.verdict('ERROR: syntax', quals)[0], 'error')
+
+    def test_equiv_qualifiers_and_wrapper(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.def', delete=False) as f:
+            f.write('HTM_IN(a, 1)\nHTM_OUT(v, 1, true)\nHTM_OUT(d, 8, o.v)\n'
+                    'HTM_OUT_VEC(e, p.n, 4,\n            o.v && ((o.k >> e) & 1))\n'
+                    'HTM_MODEL_OUT(k)\n')
+        quals = equiv_check.qualifiers(f.name)
+        os.unlink(f.name)
+        self.assertEqual(quals, {'v': [], 'd': ['v'], 'e': ['v']})
+        ports = {'in_a_i': ('input', 1), 'gold_v_o': ('output', 1), 'gate_v_o': ('output', 1),
+                 'gold_d_o': ('output', 8), 'gate_d_o': ('output', 8),
+                 'gold_e_o': ('output', 8), 'gate_e_o': ('output', 8), 'trigger': ('output', 1)}
+        text = equiv_check.wrapper(ports, quals)
+        self.assertIn('(gold_v_o && gold_d_o != gate_d_o)', text)
+        self.assertIn('(gold_v_o != gate_v_o)', text)
+        with self.assertRaises(ValueError):
+            equiv_check.wrapper({**ports, 'gold_z_o': ('output', 1)}, quals)
 
     def test_wilson(self):
         lo, hi = report.wilson(38, 40)

@@ -100,6 +100,16 @@ const golden::ReaderListParams& P() {
   return configs::htm_reader_list::kDefault;
 }
 
+// The small configuration (3 sets of 2 ways, 16 transactions in leaves of four) in lockstep, and
+// its untimed table, which tells where an address's entries go (PrimarySet, LeafSet).
+struct Small {
+  const golden::ReaderListParams& p = configs::htm_reader_list::kSmall;
+  Lockstep<ReaderListPorts, Vhtm_reader_list__small, ReaderListModel> ls{
+      p, DirectedOptions("htm_reader_list", "small")};
+  golden::ReaderListTable shadow{
+      golden::ReaderListTableParams{p.addr_w, 1 << p.tx_w, p.leaf_w, p.sets, p.ways}};
+};
+
 TEST(ReaderListDirected, TypeTransitions) {
   Ls ls(P(), DirectedOptions("htm_reader_list", "default"));
   int init = 0;
@@ -190,11 +200,8 @@ TEST(ReaderListDirected, Figure10Reader683AndFullLeaves) {
 }
 
 TEST(ReaderListDirected, AFullLeafSetRefusesTheWholeConversion) {
-  using Lsm = Lockstep<ReaderListPorts, Vhtm_reader_list__small, ReaderListModel>;
-  const auto& p = configs::htm_reader_list::kSmall;
-  Lsm ls(p, DirectedOptions("htm_reader_list", "small"));
-  golden::ReaderListTable shadow(
-      golden::ReaderListTableParams{p.addr_w, 1 << p.tx_w, p.leaf_w, p.sets, p.ways});
+  Small t;
+  auto& [p, ls, shadow] = t;
   // Address a in set s; b and c fill set s + 1 (where a's leaf 0 goes).
   const int s = shadow.PrimarySet(0);
   const int s1 = (s + 1) % p.sets;
@@ -226,11 +233,8 @@ TEST(ReaderListDirected, AFullLeafSetRefusesTheWholeConversion) {
 }
 
 TEST(ReaderListDirected, LeafSetsWrapAroundTheTable) {
-  using Lsm = Lockstep<ReaderListPorts, Vhtm_reader_list__small, ReaderListModel>;
-  const auto& p = configs::htm_reader_list::kSmall;
-  Lsm ls(p, DirectedOptions("htm_reader_list", "small"));
-  golden::ReaderListTable shadow(
-      golden::ReaderListTableParams{p.addr_w, 1 << p.tx_w, p.leaf_w, p.sets, p.ways});
+  Small t;
+  auto& [p, ls, shadow] = t;
   // Three sets of two ways, leaves of four: leaf p of an address in set 2 is in set
   // (2 + 1 + p) mod 3, that is set 0 for leaf 0, set 1 for leaf 1 and set 2 for leaf 2.
   std::vector<uint64_t> in_set[3];
@@ -261,8 +265,8 @@ TEST(ReaderListDirected, LeafSetsWrapAroundTheTable) {
 }
 
 TEST(ReaderListDirected, BadOperationsChangeNothing) {
-  using Lsm = Lockstep<ReaderListPorts, Vhtm_reader_list__small, ReaderListModel>;
-  Lsm ls(configs::htm_reader_list::kSmall, DirectedOptions("htm_reader_list", "small"));
+  Small t;
+  auto& ls = t.ls;
   RunOps(ls, {I(4, 3)});
   In bad;
   bad.op_valid = 1;
