@@ -431,6 +431,7 @@ def mutants(src, block, path):
     lines = src.split('\n')
     result = []
     seen = set()
+    key_count = {}
     for kind, a, b, whole in find_sites(toks):
         if b < a:
             continue
@@ -442,6 +443,12 @@ def mutants(src, block, path):
             seen.add((a, mut))
             line = toks[a].line
             key_src = f'{op}|{lines[line - 1].strip()}|{orig}|{mut}'
+            # The same mutation of a line whose text recurs in the file: the n-th repeat
+            # (n > 0, in file order) gets a key of its own, the first keeps the plain one.
+            repeat = key_count.get(key_src, 0)
+            key_count[key_src] = repeat + 1
+            if repeat:
+                key_src += f'|{repeat}'
             result.append({
                 'id': len(result) + 1, 'block': block, 'file': path, 'line': line,
                 'op': op, 'site': kind, 'source': lines[line - 1].strip(),

@@ -94,6 +94,20 @@ class Generator(unittest.TestCase):
         _, again = sv_mutants.mutants(shifted, 'htm_demo', 'rtl/htm_demo.sv')
         self.assertEqual(keys, [m['key'] for m in again])
 
+    def test_repeated_line_keys(self):
+        # Two lines with the same text: their mutants differ in key, and the first keeps the
+        # key it would have alone.
+        src = ("module m (input logic a_i, input logic b_i, output logic x_o);\n"
+               "  always_comb begin\n    x_o = a_i && b_i;\n    if (b_i) begin\n"
+               "      x_o = a_i && b_i;\n    end\n  end\nendmodule\n")
+        _, muts = sv_mutants.mutants(src, 'm', 'm.sv')
+        keys = [m['key'] for m in muts]
+        self.assertEqual(len(keys), len(set(keys)))
+        self.assertTrue([m for m in muts if m['line'] == 5])
+        _, alone = sv_mutants.mutants(src.replace("      x_o = a_i && b_i;\n", ''), 'm', 'm.sv')
+        self.assertEqual([m['key'] for m in alone if m['line'] == 3],
+                         [m['key'] for m in muts if m['line'] == 3])
+
     def test_instrumented(self):
         text, muts = sv_mutants.instrument(SRC, 'htm_demo', 'rtl/htm_demo.sv')
         for m in muts:
