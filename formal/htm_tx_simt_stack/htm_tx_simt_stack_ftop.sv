@@ -10,6 +10,12 @@
 //   * no lane lost or duplicated: the Trans lanes, the Retry mask and the committed lanes
 //     together are the lanes the transaction began with, and the committed ones are apart.
 // Outside a transaction only Normal entries. Entries above the depth read zero.
+// The error output (htm_err_check): err_o rises, from the next cycle and for good, exactly on
+// the commands the block's header calls errors, stated from the outputs (the top, the depth,
+// in_tx): a command other than Init before Init, a Branch, TxBegin or Pause that would push
+// past Depth, Commit without a Trans top inside a transaction, Abort outside one, a Pause
+// naming every lane of a Trans top, an unknown opcode. illegal_i: the environment may offer
+// such commands in this cycle.
 `include "htm_assert.svh"
 
 module htm_tx_simt_stack_ftop #(
@@ -26,7 +32,8 @@ module htm_tx_simt_stack_ftop #(
   input logic [PcW-1:0]      cmd_pc_i,
   input logic [PcW-1:0]      cmd_pc2_i,
   input logic [PcW-1:0]      cmd_rpc_i,
-  input logic [LogW-1:0]     cmd_log_i
+  input logic [LogW-1:0]     cmd_log_i,
+  input logic                illegal_i
 );
   localparam int unsigned CntW = $clog2(Depth + 1);
 
@@ -177,7 +184,43 @@ module htm_tx_simt_stack_ftop #(
   `HTM_COVER(Restarted_C, restarted)
   `HTM_COVER(Done_C, tx_done)
 
+  // The error output. Branch pushes one entry per path whose PC is not the reconvergence
+  // point, less one when a Normal top above the bottom already waits there (it is reused).
+  logic [WarpSize-1:0] f_taken, f_fall;
+  logic                f_same, f_bad, f_err_seen;
+  logic [31:0]         f_pushes;
+  assign f_taken  = cmd_mask_i & top_mask;
+  assign f_fall   = top_mask & ~f_taken;
+  assign f_same   = top_type == TNormal && 32'(depth) > 32'd1 && cmd_rpc_i == top_rpc;
+  assign f_pushes = f_same ? 32'(cmd_pc2_i != cmd_rpc_i && cmd_pc_i != cmd_rpc_i)
+                           : 32'(cmd_pc2_i != cmd_rpc_i) + 32'(cmd_pc_i != cmd_rpc_i);
+  always_comb begin
+    f_bad = 1'b0;
+    if (cmd_valid_i) begin
+      unique case (cmd_op_i)
+        3'(htm_pkg::SimtOpInit):    f_bad = 1'b0;
+        3'(htm_pkg::SimtOpNext):    f_bad = !top_valid;
+        3'(htm_pkg::SimtOpBranch):  f_bad = !top_valid || (f_taken != '0 && f_fall != '0 &&
+                                            32'(depth) + f_pushes > Depth);
+        3'(htm_pkg::SimtOpTxBegin): f_bad = !top_valid || (!in_tx && 32'(depth) + 32'd2 > Depth);
+        3'(htm_pkg::SimtOpPause):   f_bad = !top_valid || (top_type == TTrans && f_taken != '0 &&
+                                            (f_taken == top_mask || 32'(depth) + 32'd1 > Depth));
+        3'(htm_pkg::SimtOpCommit):  f_bad = !top_valid || !in_tx || top_type != TTrans;
+        3'(htm_pkg::SimtOpAbort):   f_bad = !in_tx;
+        default:                    f_bad = 1'b1;
+      endcase
+    end
+  end
+  htm_err_check #(.Timing(0)) u_err_check (
+    .clk_i, .rst_ni, .illegal_i, .bad_i(f_bad), .set_i(f_bad), .err_i(err),
+    .seen_o(f_err_seen)
+  );
+  `HTM_COVER(ErrOverflow_C, !f_err_seen && f_bad && top_valid && cmd_valid_i &&
+                            cmd_op_i == 3'(htm_pkg::SimtOpTxBegin))
+  `HTM_COVER(ErrPauseAll_C, !f_err_seen && f_bad && top_valid && in_tx && cmd_valid_i &&
+                            cmd_op_i == 3'(htm_pkg::SimtOpPause) && f_taken == top_mask)
+
   logic unused;
-  assign unused = ^{top_pc, top_rpc, top_log, stk_rpc, err};
+  assign unused = ^{top_pc, top_log, stk_rpc};
 
 endmodule
