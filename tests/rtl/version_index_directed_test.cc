@@ -221,6 +221,104 @@ TEST(VersionIndexDirected, RefusedRegions) {
   EXPECT_FALSE(r[6].out.res_ok) << "its relocated space overlaps its own versions";
 }
 
+TEST(VersionIndexDirected, RegionsReachTheTopOfTheAddressSpace) {
+  // 0x400-byte regions, versions 0x10000 apart: the versions span 7 * 0x10000 + 0x400 =
+  // 0x70400 bytes and the relocated space 7 * 0x400 = 0x1c00 bytes. Either may end at the last
+  // byte of the 32-bit address space, not one byte past it.
+  {
+    Ls ls(P(), DirectedOptions("htm_version_index", "default"));
+    const auto r =
+        RunOps(ls, {AddRegion(0xFFF8FC01, 10, 0xA00000), AddRegion(0xFFF8FC00, 10, 0xA00000),
+                    Translate(0xFFFFFFFF, 0, false)});
+    EXPECT_FALSE(r[0].out.res_ok) << "its last version ends one byte past the top";
+    EXPECT_TRUE(r[1].out.res_ok) << "its last version ends at the top";
+    EXPECT_EQ(r[2].out.res_access, 2u);
+    EXPECT_EQ(r[2].out.res_phys, 0xA01BFFu) << "the last byte of version 7, relocated";
+  }
+  {
+    Ls ls(P(), DirectedOptions("htm_version_index", "default"));
+    const auto r = RunOps(ls, {AddRegion(0x100000, 10, 0xFFFFE401),
+                               AddRegion(0x100000, 10, 0xFFFFE400), Translate(0x1703FF, 0, false)});
+    EXPECT_FALSE(r[0].out.res_ok) << "its relocated space ends one byte past the top";
+    EXPECT_TRUE(r[1].out.res_ok) << "its relocated space ends at the top";
+    EXPECT_EQ(r[2].out.res_access, 2u);
+    EXPECT_EQ(r[2].out.res_phys, 0xFFFFFFFFu);
+  }
+}
+
+TEST(VersionIndexDirected, ANewRegionMustNotTouchTheLastVersionOfAnother) {
+  Ls ls(P(), DirectedOptions("htm_version_index", "default"));
+  // The first region's versions span [0x800000, 0x870400): version 7 is [0x870000, 0x870400).
+  const auto r = RunOps(ls, {AddRegion(0x800000, 10, 0xA00000), AddRegion(0x900000, 10, 0x870000),
+                             AddRegion(0x870000, 10, 0xB00000), AddRegion(0x900000, 10, 0x870400)});
+  EXPECT_TRUE(r[0].out.res_ok);
+  EXPECT_FALSE(r[1].out.res_ok) << "its relocated space starts in the first's version 7";
+  EXPECT_FALSE(r[2].out.res_ok) << "its versions start in the first's version 7";
+  EXPECT_TRUE(r[3].out.res_ok) << "its relocated space starts just past the first's versions";
+  EXPECT_EQ(r[3].out.res_region, 1u);
+}
+
+TEST(VersionIndexDirected, AddressesOutsideEveryRegionAreNormal) {
+  Ls ls(P(), DirectedOptions("htm_version_index", "default"));
+  // One region of 42 in use. Addresses at multiples of the stride near 0 are in no region (the
+  // unused regions' descriptors are all zero and must not match), and only a Translate reports
+  // an address: the other operations' results carry none, whatever op_addr_i holds.
+  In acquire = OnVersion(VtOp::kAcquire, 0, 0, 5);
+  acquire.op_addr = 0x812345;
+  In begin = OnVersion(VtOp::kBeginCopy, 0, 0);
+  begin.op_addr = 0x10000;
+  const auto r =
+      RunOps(ls, {AddRegion(0x800000, 10, 0xA00000), Translate(0x10000, 0, false),
+                  Translate(0x20000, 7, true), Translate(0x70000, 0, false), acquire, begin});
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_EQ(r[i].out.res_access, 0u) << i;
+    EXPECT_EQ(r[i].out.res_region, 0u) << i;
+  }
+  EXPECT_EQ(r[1].out.res_phys, 0x10000u);
+  EXPECT_EQ(r[2].out.res_phys, 0x20000u);
+  EXPECT_EQ(r[3].out.res_phys, 0x70000u);
+  for (int i = 4; i <= 5; ++i) {
+    EXPECT_TRUE(r[i].out.res_ok) << i;
+    EXPECT_EQ(r[i].out.res_phys, 0u) << i;
+  }
+}
+
+TEST(VersionIndexDirected, RegionsAndVersionsNotInTheTableAreRefused) {
+  using Lsm = Lockstep<VersionIndexPorts, Vhtm_version_index__small, VersionIndexModel>;
+  const auto& p = configs::htm_version_index::kSmall;
+  // Three regions of three versions: region index 3 and version index 3 fit their ports but
+  // name nothing. The table must not read a region's in-use bit beyond the three it has: the
+  // simulator gives such a read a random value that depends on the seed, so several seeds run.
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    RunOptions o = DirectedOptions("htm_version_index", "small");
+    o.seed = seed;
+    Lsm ls(p, o);
+    // Region 0 only. Version 1 is published at 10 (version 0, without readers, is recycled),
+    // version 0 is copied again and written (S2). A Publish naming version 3 publishes nothing.
+    // Then an overflow: the sweep leaves a readable version in every row, the unused regions'
+    // too, which are still not in use.
+    const auto r = RunOps(
+        ls, Concat({{AddRegion(0x0000, 4, 0x8000), OnVersion(VtOp::kAcquire, 3, 0, 5),
+                     OnVersion(VtOp::kBeginCopy, 3, 0)},
+                    NewVersion(0, 1, 10),
+                    {OnVersion(VtOp::kBeginCopy, 0, 0), OnVersion(VtOp::kCopyDone, 0, 0),
+                     OnVersion(VtOp::kPublish, 0, 3, 20), OnVersion(VtOp::kPublish, 0, 0, 64),
+                     OnVersion(VtOp::kAcquire, 1, 0, 5), OnVersion(VtOp::kAcquire, 2, 0, 5),
+                     OnVersion(VtOp::kAcquire, 3, 0, 5), OnVersion(VtOp::kAcquire, 0, 0, 5)}}));
+    EXPECT_TRUE(r[0].out.res_ok);
+    EXPECT_FALSE(r[1].out.res_ok) << "region 3, seed " << seed;
+    EXPECT_FALSE(r[2].out.res_ok) << "region 3, seed " << seed;
+    EXPECT_EQ(r[6].out.res_version, 0u) << "the recycled version is copied again";
+    EXPECT_FALSE(r[8].out.res_ok) << "version 3";
+    EXPECT_FALSE(r[8].out.res_overflow);
+    EXPECT_TRUE(r[9].out.res_overflow);
+    EXPECT_FALSE(r[10].out.res_ok) << "region 1 is not in use";
+    EXPECT_FALSE(r[11].out.res_ok) << "region 2 is not in use";
+    EXPECT_FALSE(r[12].out.res_ok) << "region 3, seed " << seed;
+    EXPECT_TRUE(r[13].out.res_ok) << "region 0 kept a version";
+  }
+}
+
 TEST(VersionIndexDirected, TimestampOverflowKeepsOneVersionPerRegion) {
   using Lsm = Lockstep<VersionIndexPorts, Vhtm_version_index__small, VersionIndexModel>;
   const auto& p = configs::htm_version_index::kSmall;
