@@ -83,6 +83,10 @@ htm_config(htm_sig_recency_ram small NETLIST_CYCLES 3000
 # Degenerate: one slot of 2-bit values (every age of 1 is stale).
 htm_config(htm_sig_recency_ram one NETLIST_CYCLES 3000
   AddrW=1 NumHashes=1 SlotsPerHash=1 ValW=2 HashKind=SigHashMod)
+# Two slots per hash: the initial clear's end at the second slot (no other configuration has
+# two). NO_NETLIST: the same RTL's netlist is tested above.
+htm_config(htm_sig_recency_ram two NO_NETLIST
+  AddrW=4 NumHashes=2 SlotsPerHash=2 ValW=3 HashKind=SigHashH3)
 
 # ---- Commit unit ---------------------------------------------------------------------------------
 
@@ -104,6 +108,15 @@ htm_config(htm_lwh odd NETLIST_CYCLES 3000
 # Degenerate: one entry, one filter slot, 5-bit commit ids.
 htm_config(htm_lwh one NETLIST_CYCLES 3000
   AddrW=2 CidW=5 Sets=1 Ways=1 BfHashes=1 BfSlots=1 ScrubInterval=2)
+# More sets than filter slots: the table's initial clear outlasts the filter's, so the scrub
+# counter's count during the clear and the set hash's own bits become visible (no other
+# configuration shows them). NO_NETLIST: the same RTL's netlist is tested above.
+htm_config(htm_lwh moresets NO_NETLIST
+  AddrW=6 CidW=6 Sets=2 Ways=2 BfHashes=2 BfSlots=1 ScrubInterval=3)
+# One set of two ways against two filter slots: the opposite order of the two clears, and a
+# hash with an address bit in every mask.
+htm_config(htm_lwh moreslots NO_NETLIST
+  AddrW=6 CidW=6 Sets=1 Ways=2 BfHashes=1 BfSlots=2 ScrubInterval=3)
 
 # ---- Primitives ---------------------------------------------------------------------------------
 
@@ -199,6 +212,11 @@ htm_config(htm_commit_unit small NETLIST_CYCLES 3000
 htm_config(htm_commit_unit one NETLIST_CYCLES 3000
   AddrW=2 DataW=1 CidW=5 SrcW=1 RingSize=2 BufWords=2 ValTags=1
   LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2)
+# The small unit with a write buffer of 24 words (not a power of two): the free list's pointers
+# must wrap explicitly (every other configuration's wrap for free). NO_NETLIST as above.
+htm_config(htm_commit_unit oddbuf NO_NETLIST
+  AddrW=6 DataW=4 CidW=8 SrcW=2 RingSize=16 BufWords=24 ValTags=3
+  LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4)
 # The small system-model machine's unit (machine/src/gpu/config.cc, `small`): a 32-entry ring
 # and 256 buffer words with 10-bit commit ids, so that rings and ids wrap within a workload run.
 # RTL in the loop of the small machine (htmsim run --config small --rtl, label cosim). 50 000
@@ -223,6 +241,10 @@ htm_config(htm_rct small NETLIST_CYCLES 3000
 # Degenerate: one entry, 1-bit counts, a queue of one, unbatched messages.
 htm_config(htm_rct one NETLIST_CYCLES 3000
   AddrW=2 Sets=1 Ways=1 CountW=1 IncQueue=1 Batch=1 FlushCycles=1)
+# Two sets (the initial clear's last set is the first after the one-set case) and a flush
+# period of two cycles (the age counter's smallest non-trivial wrap). NO_NETLIST as above.
+htm_config(htm_rct two NO_NETLIST
+  AddrW=6 Sets=2 Ways=2 CountW=2 IncQueue=2 Batch=3 FlushCycles=2)
 # The small system-model machine's RCT: 8 x 2 entries with 3-bit counts (tables that fill).
 htm_config(htm_rct machsmall LONG_SYNTH NETLIST_CYCLES 3000
   AddrW=30 Sets=8 Ways=2 CountW=3 IncQueue=4 Batch=3 FlushCycles=5)
@@ -244,6 +266,10 @@ htm_config(htm_cat small NETLIST_CYCLES 3000
 # Degenerate: one entry, one lane, one port, unbatched messages.
 htm_config(htm_cat one NETLIST_CYCLES 3000
   AddrW=2 Sets=1 Ways=1 NumPorts=1 WarpSize=1 Batch=1)
+# Two sets: the initial clear's end after the second set (no other configuration has two).
+# NO_NETLIST: the same RTL's netlist is tested in the other configurations.
+htm_config(htm_cat two NO_NETLIST
+  AddrW=8 Sets=2 Ways=2 NumPorts=3 WarpSize=8 Batch=3)
 # The small system-model machine's CAT: 8 x 2 entries, a 32-lane warp on four ports.
 htm_config(htm_cat machsmall LONG_SYNTH NETLIST_CYCLES 3000
   AddrW=30 Sets=8 Ways=2 NumPorts=4 WarpSize=32 Batch=3)
@@ -325,6 +351,9 @@ htm_config(htm_writer_table default KEEP_MEMORIES AddrW=30 TxW=10 Sets=1000 Ways
 htm_config(htm_writer_table small AddrW=6 TxW=3 Sets=3 Ways=2)
 # Degenerate: one entry.
 htm_config(htm_writer_table one AddrW=1 TxW=1 Sets=1 Ways=1)
+# Two sets: the initial clear's end is visible only with more than one set and fewer than
+# three. NO_NETLIST: the same RTL's netlist is tested in the other configurations.
+htm_config(htm_writer_table two NO_NETLIST AddrW=6 TxW=3 Sets=2 Ways=2)
 # The small system-model machine's Writer Table: 128 sets of 3 ways.
 htm_config(htm_writer_table machsmall LONG_SYNTH KEEP_MEMORIES AddrW=30 TxW=10 Sets=128 Ways=3)
 
@@ -348,6 +377,9 @@ htm_config(htm_reader_list fpga NO_NETLIST CYCLES 100000
 htm_config(htm_reader_list small CYCLES 200000 NETLIST_CYCLES 20000 AddrW=5 TxW=4 LeafW=4 Sets=3 Ways=2)
 # Degenerate: one set of three entries, four transactions in two leaves of two.
 htm_config(htm_reader_list one CYCLES 200000 NETLIST_CYCLES 20000 AddrW=1 TxW=2 LeafW=2 Sets=1 Ways=3)
+# Two sets: the initial clear's end after the second set (no other configuration has two).
+# NO_NETLIST: the same RTL's netlist is tested in the other configurations.
+htm_config(htm_reader_list two NO_NETLIST AddrW=5 TxW=4 LeafW=4 Sets=2 Ways=2)
 # The small system-model machine's Reader List: 2048 sets of 4 ways (cleared in 2048 cycles after
 # reset: the netlist test runs 6 000).
 htm_config(htm_reader_list machsmall LONG_SYNTH KEEP_MEMORIES CYCLES 100000 NETLIST_CYCLES 6000
