@@ -28,6 +28,8 @@
 #                 directed tests, make-test proofs), MUTANTS per block (a fixed-seed sample;
 #                 MUTANTS=all for every mutant, hours; the proofs on MUTATE_FORMAL of them and
 #                 on every survivor), then $(BUILD)/report/mutation.md
+#   make mutate-equiv  the SAT miter of every mutant triaged equivalent (BLOCK= one or more)
+#                 against the original at the block's short configuration (docs/verification.md)
 #   make coverage Verilator line, toggle and functional coverage of every block under the
 #                 make-test lockstep and directed tests (seed 1), in a tree of its own
 #                 ($(COV_BUILD), no netlists), then $(COV_BUILD)/report/coverage.md
@@ -48,7 +50,7 @@ CTEST = ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j$(JOBS)
 STEP = tools/quiet_step.py
 PYTHON ?= python3
 
-.PHONY: run lockstep test regress formal fpga area mutate coverage setup setup-golden configure build clean
+.PHONY: run lockstep test regress formal fpga area mutate mutate-equiv coverage setup setup-golden configure build clean
 
 setup:
 	@tools/setup.sh
@@ -148,6 +150,16 @@ mutate: build
 	    --formal-sample $(MUTATE_FORMAL) \
 	    --jobs $(JOBS) --out $(BUILD)/mutate/full || exit 1; done
 	$(PYTHON) mutate/report.py --results $(BUILD)/mutate/full --out $(BUILD)/report
+
+# The SAT check behind every "equivalent" triage line (mutate/equiv_check.py), per block at its
+# short configuration; results in $(BUILD)/mutate/equiv/<block>.json.
+mutate-equiv: build
+	@blocks="$(BLOCK)"; \
+	if [ -z "$$blocks" ]; then \
+	  blocks=$$(ls mutate/triage/*.txt | xargs -n1 basename | sed 's/\.txt$$//'); fi; \
+	rc=0; for b in $$blocks; do \
+	  $(PYTHON) mutate/equiv_check.py --build $(BUILD) --block $$b --triaged --steps 12 \
+	    --jobs $(JOBS) --out $(BUILD)/mutate/equiv/$$b.json || rc=1; done; exit $$rc
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-long $(RUN_BUILD) $(COV_BUILD)
