@@ -88,9 +88,16 @@ TEST(RctModel, CountsNeverExceedLiveWordsAndDeltasFollowTheCounts) {
         bit.clear();
       }
     }
-    for (const char* what : {"add", "remove", "full message", "cancel", "lost_queue", "lost_full",
-                             "lost_sat", "dec_ignored"}) {
+    for (const char* what :
+         {"add", "remove", "cancel", "lost_queue", "lost_full", "lost_sat", "dec_ignored"}) {
       EXPECT_GT(seen[what], 0) << what << " never happened";
+    }
+    // One delta a cycle at most: a message fills only when it may age at least Batch cycles
+    // before it is flushed (the `two` configuration flushes after two, with three slots).
+    if (p.batch == 1 || p.flush_cycles >= p.batch) {
+      EXPECT_GT(seen["full message"], 0) << "full message never happened";
+    } else {
+      EXPECT_EQ(seen["full message"], 0) << "a message filled faster than one delta a cycle";
     }
     if (p.batch > 1) {
       EXPECT_GT(seen["flushed"], 0) << "no message was flushed before it was full";
