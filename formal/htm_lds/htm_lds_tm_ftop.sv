@@ -15,6 +15,23 @@
 // Covers: a conflict answered, an abort broadcast. (A WgS try needs two failed tries of one
 // wavefront first: beyond the depths used here; the directed tests and the random lockstep
 // reach it.)
+// The error output (ErrCheck 1, htm_err_check): err_o rises, for good, exactly on the block's
+// protocol violations, stated from the ports. From the cycle after the instruction is taken
+// (ins_valid_i && ins_ready_o): a wavefront out of range or op 7; a memory instruction of a
+// wavefront in a try whose running work-items (wf_exec_o & ~wf_tcm_o) leave the try's
+// work-items (EXEC & ~TCM in the try's first cycle: TX_Begin changes neither EXEC nor lets a
+// conflict in); an atomic with running work-items of the try; a lane that accesses (running,
+// and inside a try of the try's work-items, not of an atomic) with an address past the LDS.
+// Two cycles after it is taken (the wavefront control's registered error, registered again):
+// an EXEC write while the wavefront waits to retry (wf_retry_o), TX_Commit outside a try,
+// TX_Begin in a try already MaxDepth deep (the wrapper counts the nesting). The other classes
+// of the sub-blocks cannot occur behind the top, and the property shows err_o never rises from
+// them: a wavefront control sees conflicts only while it is in a try, only of lanes the top
+// issued from the try's work-items (TX_Begin and TX_Commit wait until the wavefront is quiet),
+// and never the unknown op (the top maps its ops to the three of the control); a bank gets
+// only work-items and addresses in range (lanes past the LDS do not access) and aborts and
+// commits of existing wavefronts. illegal_i: the environment may offer such instructions in
+// this cycle. ErrCheck = 0 leaves the error model out (the runs of the other properties).
 `include "htm_assert.svh"
 
 module htm_lds_tm_ftop #(
@@ -25,6 +42,7 @@ module htm_lds_tm_ftop #(
   parameter int unsigned WgSize    = 2,
   parameter int unsigned WfSize    = 1,
   parameter int unsigned NumBuf    = 1,
+  parameter bit          ErrCheck  = 1'b0,
   localparam int unsigned NumWf    = WgSize / WfSize,
   localparam int unsigned AddrW    = htm_pkg::idx_width(NumBanks * BankWords),
   localparam int unsigned WfW      = htm_pkg::idx_width(NumWf)
@@ -37,9 +55,11 @@ module htm_lds_tm_ftop #(
   input logic [WfSize-1:0]       ins_exec_i,
   input logic [WfSize*AddrW-1:0] ins_addr_i,
   input logic [WfSize*32-1:0]    ins_data_i,
-  input logic [WfSize*32-1:0]    ins_cmp_i
+  input logic [WfSize*32-1:0]    ins_cmp_i,
+  input logic                    illegal_i
 );
-  localparam logic [1:0] ModeWgS = 2'(htm_pkg::LdsModeWgS);
+  localparam logic [1:0] ModeWgS  = 2'(htm_pkg::LdsModeWgS);
+  localparam int unsigned MaxDepth = 1;
 
   logic                    ins_ready, rsp_valid, abt_valid, cmt_valid, busy, err;
   logic [WfW-1:0]          rsp_wf, abt_wf, cmt_wf;
@@ -57,7 +77,7 @@ module htm_lds_tm_ftop #(
     .BankWords(BankWords),
     .WgSize   (WgSize),
     .WfSize   (WfSize),
-    .MaxDepth (1),
+    .MaxDepth (MaxDepth),
     .NumBuf   (NumBuf)
   ) u_dut (
   /* verilator lint_on ENUMVALUE */
@@ -125,6 +145,129 @@ module htm_lds_tm_ftop #(
 
   `HTM_COVER(Conflict_C, rsp_valid && rsp_conf != '0)
   `HTM_COVER(Abort_C, abt_valid)
+
+  // The error output.
+  if (ErrCheck) begin : g_err_on
+    localparam int unsigned Words  = NumBanks * BankWords;
+    localparam int unsigned DepthW = $clog2(MaxDepth + 1);
+    localparam logic [2:0]  InsAtomAdd   = 3'(htm_pkg::LdsInsAtomAdd);
+    localparam logic [2:0]  InsAtomCas   = 3'(htm_pkg::LdsInsAtomCas);
+    localparam logic [2:0]  InsExecWrite = 3'(htm_pkg::LdsInsExecWrite);
+    localparam logic [2:0]  InsTxBegin   = 3'(htm_pkg::LdsInsTxBegin);
+    localparam logic [2:0]  InsTxCommit  = 3'(htm_pkg::LdsInsTxCommit);
+
+    // Per wavefront: the try's work-items, in a try in the cycle before, the nesting.
+    logic [NumWf*WfSize-1:0] f_part_q, f_part_d;
+    logic [NumWf-1:0]        f_in_try_q;
+    logic [NumWf*DepthW-1:0] f_depth_q, f_depth_d;
+    // The instruction presented, of its wavefront: running, the try's work-items, state.
+    logic [WfSize-1:0]       f_run, f_part, f_lanes, f_addr_bad;
+    logic                    f_in_try, f_retry, f_take, f_ok, f_mem, f_atom, f_ctl;
+    logic                    f_bad_wf, f_bad_op, f_widen, f_atom_try, f_addr;
+    logic                    f_exec_retry, f_cmt_out, f_nest;
+    logic                    f_top_bad, f_ctl_bad, f_ctl_bad_q, f_bad, f_set, f_seen;
+    logic [DepthW-1:0]       f_depth;
+
+    assign f_take = ins_valid_i && ins_ready;
+    assign f_ok   = 32'(ins_wf_i) < NumWf && ins_op_i <= InsTxCommit;
+    assign f_mem  = f_take && f_ok && ins_op_i <= InsAtomCas;
+    assign f_ctl  = f_take && f_ok && ins_op_i >= InsExecWrite;
+    assign f_atom = ins_op_i == InsAtomAdd || ins_op_i == InsAtomCas;
+
+    always_comb begin
+      f_run    = '0;
+      f_part   = '0;
+      f_in_try = 1'b0;
+      f_retry  = 1'b0;
+      f_depth  = '0;
+      for (int w = 0; w < NumWf; w++) begin
+        f_part_d[w*WfSize +: WfSize] = (wf_in_try[w] && !f_in_try_q[w]) ?
+            wf_exec[w*WfSize +: WfSize] & ~wf_tcm[w*WfSize +: WfSize] :
+            f_part_q[w*WfSize +: WfSize];
+        if (ins_wf_i == WfW'(w)) begin
+          f_run    = wf_exec[w*WfSize +: WfSize] & ~wf_tcm[w*WfSize +: WfSize];
+          f_part   = f_part_d[w*WfSize +: WfSize];
+          f_in_try = wf_in_try[w];
+          f_retry  = wf_retry[w];
+          f_depth  = f_depth_q[w*DepthW +: DepthW];
+        end
+      end
+      for (int l = 0; l < WfSize; l++) begin
+        f_addr_bad[l] = 32'(ins_addr_i[l*AddrW +: AddrW]) >= Words;
+      end
+    end
+
+    // The lanes that would access: the running work-items, inside a try only the try's, none
+    // of an atomic in a try.
+    assign f_lanes    = f_in_try ? (f_atom ? '0 : f_run & f_part) : f_run;
+    assign f_bad_wf   = f_take && 32'(ins_wf_i) >= NumWf;
+    assign f_bad_op   = f_take && ins_op_i > InsTxCommit;
+    assign f_widen    = f_mem && f_in_try && (f_run & ~f_part) != '0;
+    assign f_atom_try = f_mem && f_in_try && f_atom && (f_run & f_part) != '0;
+    assign f_addr     = f_mem && (f_lanes & f_addr_bad) != '0;
+    assign f_top_bad  = f_bad_wf || f_bad_op || f_widen || f_atom_try || f_addr;
+
+    assign f_exec_retry = f_ctl && ins_op_i == InsExecWrite && f_retry;
+    assign f_cmt_out    = f_ctl && ins_op_i == InsTxCommit && !f_in_try;
+    assign f_nest       = f_ctl && ins_op_i == InsTxBegin && f_in_try &&
+                          32'(f_depth) == MaxDepth;
+    assign f_ctl_bad    = f_exec_retry || f_cmt_out || f_nest;
+
+    // The nesting: 0 outside a try; TX_Begin inside one adds a level (up to MaxDepth), a
+    // nested TX_Commit removes one. An abort ends the try (the next cycle is outside it).
+    always_comb begin
+      for (int w = 0; w < NumWf; w++) begin
+        f_depth_d[w*DepthW +: DepthW] = f_depth_q[w*DepthW +: DepthW];
+        if (!wf_in_try[w]) begin
+          f_depth_d[w*DepthW +: DepthW] = '0;
+        end else if (f_ctl && ins_wf_i == WfW'(w)) begin
+          if (ins_op_i == InsTxBegin && 32'(f_depth_q[w*DepthW +: DepthW]) != MaxDepth) begin
+            f_depth_d[w*DepthW +: DepthW] = f_depth_q[w*DepthW +: DepthW] + DepthW'(1);
+          end else if (ins_op_i == InsTxCommit && f_depth_q[w*DepthW +: DepthW] != '0) begin
+            f_depth_d[w*DepthW +: DepthW] = f_depth_q[w*DepthW +: DepthW] - DepthW'(1);
+          end
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        f_part_q    <= '0;
+        f_in_try_q  <= '0;
+        f_depth_q   <= '0;
+        f_ctl_bad_q <= 1'b0;
+      end else begin
+        f_part_q    <= f_part_d;
+        f_in_try_q  <= wf_in_try;
+        f_depth_q   <= f_depth_d;
+        f_ctl_bad_q <= f_ctl_bad;
+      end
+    end
+
+    // A wavefront control's error reaches err_o one cycle later than the top's own.
+    assign f_bad = f_top_bad || f_ctl_bad;
+    assign f_set = f_top_bad || f_ctl_bad_q;
+    htm_err_check #(.Timing(0)) u_err_check (
+      .clk_i, .rst_ni, .illegal_i, .bad_i(f_bad), .set_i(f_set), .err_i(err), .seen_o(f_seen)
+    );
+
+    // Each class as the first error (a class a configuration's ports cannot carry is left out).
+    if ((1 << WfW) > NumWf) begin : g_cov_wf
+      `HTM_COVER(ErrBadWf_C, !f_seen && !f_ctl_bad_q && f_bad_wf)
+    end
+    if ((1 << AddrW) > Words) begin : g_cov_addr
+      `HTM_COVER(ErrAddr_C, !f_seen && !f_ctl_bad_q && f_addr && !f_widen)
+    end
+    `HTM_COVER(ErrBadOp_C, !f_seen && !f_ctl_bad_q && f_bad_op)
+    `HTM_COVER(ErrWiden_C, !f_seen && !f_ctl_bad_q && f_widen && !f_addr)
+    `HTM_COVER(ErrAtom_C, !f_seen && !f_ctl_bad_q && f_atom_try)
+    `HTM_COVER(ErrExecRetry_C, !f_seen && !f_ctl_bad_q && f_exec_retry)
+    `HTM_COVER(ErrCommitOut_C, !f_seen && !f_ctl_bad_q && f_cmt_out)
+    `HTM_COVER(ErrNested_C, !f_seen && !f_ctl_bad_q && f_nest)
+  end else begin : g_err_off
+    logic unused_err;
+    assign unused_err = illegal_i;
+  end
 
   logic unused;
   assign unused = ^{rsp_wf, rsp_lanes, rsp_data, wf_exec, wf_tcm, wf_retry, abt_wf, abt_mask,
