@@ -502,6 +502,11 @@ TEST(LdsTmDirected, BadInputSetsErrAndDoesNotAccess) {
     const Rsp r = lds.Mem(0, LdsIns::kStore, {1, 30, 2, 3}, {5, 5, 5, 5});
     EXPECT_EQ(r.out.rsp_lanes, M("1011"));
     EXPECT_EQ(lds.State().err, 1u);
+    // The boundary: word 23 is the last of the LDS, 24 the first past it (the port carries
+    // addresses up to 31).
+    const Rsp edge = lds.Mem(0, LdsIns::kStore, {23, 24, 23, 24}, {6, 6, 6, 6});
+    EXPECT_EQ(edge.out.rsp_lanes, M("1010"));
+    EXPECT_EQ(lds.Peek(23), 6u);
   }
   {
     Lds<Vhtm_lds_tm__smalldcd> lds(configs::htm_lds_tm::kSmalldcd, "smalldcd");
@@ -530,6 +535,14 @@ TEST(LdsTmDirected, BadInputSetsErrAndDoesNotAccess) {
     const Rsp r = lds.Mem(0, LdsIns::kAtomAdd, {1, 2, 3, 4}, {1, 1, 1, 1});
     EXPECT_EQ(r.out.rsp_lanes, 0u);
     EXPECT_EQ(lds.State().err, 1u);
+    // A compare-and-swap whose compare values match: it does not access either.
+    using L = Lds<Vhtm_lds_tm__smalldcd>;
+    const Rsp cas = lds.Mem(0, LdsIns::kAtomCas, {1, 2, 3, 4}, {9, 9, 9, 9},
+                            {L::Initial(1), L::Initial(2), L::Initial(3), L::Initial(4)});
+    EXPECT_EQ(cas.out.rsp_lanes, 0u);
+    lds.Commit(0);
+    EXPECT_EQ(lds.Peek(1), L::Initial(1));
+    EXPECT_EQ(lds.Peek(4), L::Initial(4));
   }
   {
     // EXEC widened inside a try: the extra work-item does not access.
