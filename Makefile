@@ -25,7 +25,9 @@
 #                 papers' figures (docs/area_power.md)
 #   make mutate   mutation testing (docs/verification.md): the mutants of every block (BLOCK=
 #                 one or more blocks) run against the block's make-test scope (random lockstep,
-#                 directed tests, make-test proofs), MUTANTS per block (a fixed-seed sample;
+#                 netlist lockstep, directed tests, make-test proofs: MUTATE_CATS; the netlist
+#                 category needs a Yosys netlist of every mutant per configuration, which the
+#                 build tree then keeps, HTM_MUTATE_NETLIST), MUTANTS per block (a fixed-seed sample;
 #                 MUTANTS=all for every mutant, hours; the proofs on MUTATE_FORMAL of them and
 #                 on every survivor), then $(BUILD)/report/mutation.md
 #   make mutate-equiv  the SAT miter of every mutant triaged equivalent (BLOCK= one or more)
@@ -41,7 +43,7 @@ COV_BUILD ?= $(BUILD)-cov
 BLOCK ?=
 MUTANTS ?= 40
 MUTATE_SEED ?= 1
-MUTATE_CATS ?= lockstep,directed,formal
+MUTATE_CATS ?= lockstep,netlist,directed,formal
 MUTATE_FORMAL ?= 10
 RUN_BUILD ?= $(BUILD)-run
 JOBS ?= $(shell nproc)
@@ -140,6 +142,9 @@ coverage: setup
 	    --out $(COV_BUILD)/report && exit $$rc
 
 mutate: build
+	@case ",$(MUTATE_CATS)," in *,netlist,*) net=ON;; *) net=OFF;; esac; \
+	  if [ $$net = ON ] && ! grep -q '^HTM_MUTATE_NETLIST:BOOL=ON' $(BUILD)/CMakeCache.txt; then \
+	    cmake -DHTM_MUTATE_NETLIST=ON $(BUILD) >/dev/null; fi
 	cmake --build $(BUILD) --target htm_mutants -j$(JOBS)
 	@blocks="$(BLOCK)"; \
 	if [ -z "$$blocks" ]; then \

@@ -19,7 +19,7 @@ import math
 import os
 import sys
 
-CATS = ('lockstep', 'directed', 'formal')
+CATS = ('lockstep', 'netlist', 'directed', 'formal')
 
 
 def read_triage(path):
@@ -109,9 +109,9 @@ def main():
           'killed by category as killed/run (a mutant can be killed by several; the proofs '
           'run on a subset and on every mutant the other categories leave), the score '
           '(killed / (run - equivalent)) with its 95 % interval when the run is a sample.', '',
-          '| block | generated | run | killed | lockstep | directed | formal | equivalent | '
-          'untriaged | score | 95 % interval |',
-          '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|']
+          '| block | generated | run | killed | lockstep | netlist | directed | formal | '
+          'equivalent | untriaged | score | 95 % interval |',
+          '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|']
     for r in rows:
         kb = r['killed_by']
         ran = r.get('ran', {})
@@ -119,7 +119,8 @@ def main():
         untri = sum(1 for s in survivors if s['block'] == r['block'] and
                     s['triage'] == 'untriaged')
         md.append(f"| {r['block']} | {r['generated']} | {r['run']} | {r['killed']} | "
-                  f"{cell['lockstep']} | {cell['directed']} | {cell['formal']} | "
+                  f"{cell['lockstep']} | {cell['netlist']} | {cell['directed']} | "
+                  f"{cell['formal']} | "
                   f"{r['equivalent']} | {untri} | {100 * r['score']:.1f} % | "
                   f"{100 * r['ci'][0]:.0f}-{100 * r['ci'][1]:.0f} % |")
     tot_run = sum(r['run'] for r in rows)

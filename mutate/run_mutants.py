@@ -4,6 +4,10 @@
 
   lockstep  the block's random lockstep test in every configuration the binary has
             (Rtl/LockstepTest.Random/<block>_<config>), fixed seed
+  netlist   the block's netlist lockstep tests (Netlist/LockstepTest.Random/<block>_<config>):
+            one Yosys netlist per configuration holds every mutant behind the selector
+            (mutate/mutant_netlist.py; built with HTM_MUTATE_NETLIST). A mutant of an
+            asynchronous reset's condition cannot be in a netlist: this category skips it.
   directed  the block's directed suite (<Block>Directed.*)
   formal    the block's make-test proofs (CTests formal.<block>.* of label formal), each with the
             mutant elaborated by Yosys (HTM_MUT_SEL)
@@ -23,6 +27,8 @@ import re
 import subprocess
 import sys
 import time
+
+CATEGORIES = ('lockstep', 'netlist', 'directed', 'formal')
 
 FORMAL_SCOPE = {  # blocks proved inside another block's wrapper
     'htm_lds_wf_ctrl': 'htm_lds_wg',
@@ -131,8 +137,8 @@ def main():
 
     cats = [c for c in a.categories.split(',') if c]
     for c in cats:
-        if c not in ('lockstep', 'directed', 'formal'):
-            print(f'run_mutants: unknown category {c} (lockstep, directed, formal)',
+        if c not in CATEGORIES:
+            print(f'run_mutants: unknown category {c} ({", ".join(CATEGORIES)})',
                   file=sys.stderr)
             return 2
     listing = os.path.join(a.build, 'gen', 'mutate', f'{a.block}.json')
@@ -172,6 +178,15 @@ def main():
             print(f'run_mutants: {a.binary} has no lockstep test of {a.block}', file=sys.stderr)
             return 2
         scope['lockstep'] = [[a.binary, '--gtest_filter=' + ':'.join(lock)]]
+    net = []
+    if 'netlist' in cats:
+        net = [f'Netlist/LockstepTest.Random/{a.block}_{c}' for c in cfgs]
+        net = [t for t in net if t in tests]
+        if not net:
+            print(f'run_mutants: {a.binary} has no netlist test of {a.block} (configure with '
+                  f'-DHTM_MUTATE_NETLIST=ON)', file=sys.stderr)
+            return 2
+        scope['netlist'] = [[a.binary, '--gtest_filter=' + ':'.join(net)]]
     if 'directed' in cats:
         suite = camel(a.block) + 'Directed.'
         if any(t.startswith(suite) for t in tests):
@@ -225,6 +240,8 @@ def main():
             if (cat == 'formal' and m['id'] not in formal_ids
                     and any(v['status'] != 'survived' for v in res.values())):
                 continue  # killed already: the proofs run on a sample only (they are slow)
+            if cat == 'netlist' and not m.get('netlist', True):
+                continue  # not in the netlist (an asynchronous reset's condition)
             verdict = {'status': 'survived', 'why': '', 'seconds': 0.0}
             for argv in commands(cat, m['id']):
                 st, dt, why = run(argv, env, limit[cat])
@@ -241,8 +258,9 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         for m, res in ex.map(one, mutants):
             killed_by = [c for c, v in res.items() if v['status'] != 'survived']
-            results.append({**m, 'results': res, 'killed_by': killed_by})
-            mark = ','.join(killed_by) if killed_by else 'SURVIVED'
+            if res:  # no category ran it (the netlist alone, a mutant not in the netlist)
+                results.append({**m, 'results': res, 'killed_by': killed_by})
+            mark = ','.join(killed_by) if killed_by else 'SURVIVED' if res else 'not run'
             print(f"{a.block} #{m['id']:<5d} {m['file']}:{m['line']} {m['op']:6s} "
                   f"{m['original'][:50]} -> {m['mutant'][:50]}  [{mark}]", flush=True)
     killed = sum(1 for r in results if r['killed_by'])
@@ -250,6 +268,7 @@ def main():
         'block': a.block, 'generated': len(json.load(open(listing))), 'run': len(results),
         'killed': killed, 'categories': list(scope), 'seed': a.seed, 'sample': a.sample,
         'binary': os.path.basename(a.binary), 'lockstep_tests': lock,
+        'netlist_tests': net,
         'formal_tests': [n for n, _ in formal],
         'killed_by': {c: sum(1 for r in results
                              if r['results'].get(c, {}).get('status', 'survived') != 'survived')

@@ -20,17 +20,22 @@ the project's assertion macros.
 
 The instrumented copy holds every mutant behind a selector, so that one build serves them all:
 each mutated site becomes `(HtmMutSel == K1 ? (mutant 1) : HtmMutSel == K2 ? ... : (original))`.
-With HTM_MUT_SEL defined (Yosys: netlists and proofs of one mutant) the selector is a localparam
-and each mutant is elaborated on its own; otherwise (Verilator) it is read once at start-up
-through the DPI function htm_mutant_sel(block) (mutate/mutant_dpi.cc: $HTM_MUTANT), and 0 means
-the original design.
+With HTM_MUT_SEL defined (Yosys: proofs of one mutant) the selector is a localparam and each
+mutant is elaborated on its own. With HTM_MUT_NETLIST (Yosys: the netlist of every mutant,
+mutate/mutant_netlist.py) it is an undriven wire that the synthesis script makes a top-level
+input, so that one netlist holds every mutant; that copy (--netlist-out) leaves out the
+mutants of an asynchronous reset's condition, which a netlist cannot hold behind a selector.
+Otherwise (Verilator) it is read once at start-up through the DPI function
+htm_mutant_sel(block) (mutate/mutant_dpi.cc: $HTM_MUTANT), and 0 means the original design.
 
   sv_mutants.py list <file.sv> --block B [--json out.json]
-  sv_mutants.py instrument <file.sv> --block B --out <copy.sv> [--json out.json]
+  sv_mutants.py instrument <file.sv> --block B --out <copy.sv> [--netlist-out <copy.sv>]
+                [--json out.json]
 """
 import argparse
 import hashlib
 import json
+import os
 import re
 import sys
 
@@ -454,14 +459,22 @@ def mutants(src, block, path):
                 'op': op, 'site': kind, 'source': lines[line - 1].strip(),
                 'original': orig, 'mutant': mut,
                 'key': hashlib.sha1(key_src.encode()).hexdigest()[:12],
+                # A mutant of an asynchronous reset's condition cannot sit behind a
+                # run-time selector in a netlist (the flip-flops' reset would no longer be a
+                # signal): the netlist category does not run it.
+                'netlist': not (kind == 'cond' and re.search(r'\brst_ni\b', orig)),
                 '_a': a, '_b': b})
     return toks, result
 
 
-def instrument(src, block, path):
+def instrument(src, block, path, netlist=False):
+    """The instrumented copy; with netlist, the copy that Yosys synthesizes with the selector
+    as an input, without the mutants a netlist cannot hold ('netlist': False)."""
     toks, muts = mutants(src, block, path)
     by_site = {}
     for m in muts:
+        if netlist and not m['netlist']:
+            continue
         by_site.setdefault((m['_a'], m['_b']), []).append(m)
     # Splice from the end so that earlier offsets stay valid.
     out = src
@@ -480,6 +493,8 @@ def instrument(src, block, path):
     decl = (f"\n  // Mutation selector (mutate/sv_mutants.py): 0 is the original design.\n"
             f"`ifdef HTM_MUT_SEL\n"
             f"  localparam int unsigned HtmMutSel = `HTM_MUT_SEL;\n"
+            f"`elsif HTM_MUT_NETLIST\n"
+            f"  logic [31:0] HtmMutSel;  // undriven: the netlist flow makes it an input\n"
             f"`else\n"
             f"  import \"DPI-C\" function int unsigned htm_mutant_sel(input string block);\n"
             f"  int unsigned HtmMutSel;\n"
@@ -495,6 +510,19 @@ def public(muts):
     return [{k: v for k, v in m.items() if not k.startswith('_')} for m in muts]
 
 
+def write_if_changed(path, text):
+    """Writes path unless it holds text already: an unchanged copy keeps its time stamp, so
+    the build (Ninja's restat) does not redo the models that read it."""
+    try:
+        if open(path).read() == text:
+            return
+    except OSError:
+        pass
+    with open(path + '.tmp', 'w') as f:
+        f.write(text)
+    os.replace(path + '.tmp', path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('cmd', choices=['list', 'instrument'])
@@ -502,6 +530,8 @@ def main():
     ap.add_argument('--block', required=True)
     ap.add_argument('--path', help='the file as named in reports (default: as given)')
     ap.add_argument('--out', help='instrumented copy (instrument)')
+    ap.add_argument('--netlist-out',
+                    help='the copy for the netlist of every mutant (instrument)')
     ap.add_argument('--json', help='the mutants as JSON')
     a = ap.parse_args()
     try:
@@ -515,19 +545,17 @@ def main():
             if not a.out:
                 print('sv_mutants: instrument needs --out', file=sys.stderr)
                 return 2
-            text, muts = instrument(src, a.block, path)
-            with open(a.out + '.tmp', 'w') as f:
-                f.write(text)
-            import os
-            os.replace(a.out + '.tmp', a.out)
+            outs = [(a.out, False)] + ([(a.netlist_out, True)] if a.netlist_out else [])
+            for out, net in outs:
+                text, muts = instrument(src, a.block, path, netlist=net)
+                write_if_changed(out, text)
         else:
             _, muts = mutants(src, a.block, path)
     except (ValueError, StopIteration) as e:
         print(f'sv_mutants: {a.file}: cannot parse: {e}', file=sys.stderr)
         return 1
     if a.json:
-        with open(a.json, 'w') as f:
-            json.dump(public(muts), f, indent=1)
+        write_if_changed(a.json, json.dumps(public(muts), indent=1))
     if a.cmd == 'list' and not a.json:
         for m in muts:
             print(f"{m['id']:5d} {path}:{m['line']} {m['op']:6s} {m['original']}  ->  {m['mutant']}")

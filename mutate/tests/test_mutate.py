@@ -11,6 +11,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import equiv_check  # noqa: E402
+import merge_results  # noqa: E402
+import mutant_netlist  # noqa: E402
 import report  # noqa: E402
 import sv_mutants  # noqa: E402
 
@@ -117,9 +119,60 @@ class Generator(unittest.TestCase):
         # The selector is declared after the header, before the first use.
         self.assertLess(text.index('int unsigned HtmMutSel;'), text.index("32'd1 ?"))
 
+    def test_netlist_copy(self):
+        # The asynchronous reset's condition is mutated in the RTL copy only: a netlist cannot
+        # hold it behind a run-time selector.
+        text, muts = sv_mutants.instrument(SRC, 'htm_demo', 'rtl/htm_demo.sv')
+        net, _ = sv_mutants.instrument(SRC, 'htm_demo', 'rtl/htm_demo.sv', netlist=True)
+        arst = [m for m in muts if not m['netlist']]
+        self.assertTrue(arst)
+        self.assertTrue(all('rst_ni' in m['original'] and m['site'] == 'cond' for m in arst))
+        for m in muts:
+            sel = f"HtmMutSel == 32'd{m['id']} ?"
+            self.assertEqual(net.count(sel), 1 if m['netlist'] else 0, m)
+            self.assertEqual(text.count(sel), 1)
+        self.assertIn('`elsif HTM_MUT_NETLIST', net)
+
     def test_unparsable(self):
         with self.assertRaises(ValueError):
             sv_mutants.mutants('module m (input a;\n  assign x = (a;\nendmodule\n', 'm', 'm.sv')
+
+
+class NetlistAndMerge(unittest.TestCase):
+    NET = ("module htm_demo(clk_i, a_i, HtmMutSel, y_o);\n  input clk_i;\n  wire clk_i;\n"
+           "  input [31:0] HtmMutSel;\n  wire [31:0] HtmMutSel;\n  input a_i;\n"
+           "  output y_o;\n  assign y_o = a_i & HtmMutSel[3];\nendmodule\n")
+
+    def test_selector_becomes_dpi(self):
+        out = mutant_netlist.rewrite(self.NET, 'htm_demo')
+        self.assertIn('module htm_demo(clk_i, a_i, y_o);', out)
+        self.assertIn('initial HtmMutSel = htm_mutant_sel("htm_demo");', out)
+        self.assertNotIn('input [31:0] HtmMutSel', out)
+        self.assertNotIn('wire [31:0] HtmMutSel', out)
+        with self.assertRaises(ValueError):
+            mutant_netlist.rewrite(out, 'htm_demo')  # no selector input left
+
+    @staticmethod
+    def doc(results, seed=1):
+        muts = [{'id': i, 'key': f'k{i}', 'results': r,
+                 'killed_by': [c for c, v in r.items() if v['status'] != 'survived']}
+                for i, r in results.items()]
+        cats = sorted({c for r in results.values() for c in r})
+        return {'summary': {'block': 'htm_demo', 'generated': 5, 'seed': seed, 'run': len(muts),
+                            'categories': cats}, 'mutants': muts}
+
+    def test_merge(self):
+        k, s = {'status': 'killed'}, {'status': 'survived'}
+        a = self.doc({1: {'lockstep': k}, 2: {'lockstep': s}})
+        b = self.doc({2: {'netlist': k}, 3: {'netlist': s}})
+        d = merge_results.merge([a, b])['summary']
+        self.assertEqual((d['run'], d['killed']), (3, 2))
+        self.assertEqual(d['killed_by'], {'lockstep': 1, 'netlist': 1})
+        self.assertEqual(d['ran'], {'lockstep': 2, 'netlist': 2})
+        with self.assertRaises(ValueError):
+            merge_results.merge([a, self.doc({1: {'lockstep': k}}, seed=2)])
+        d = merge_results.merge([a, b], only_with='lockstep')['summary']
+        self.assertEqual((d['run'], d['killed'], d['ran']), (2, 2, {'lockstep': 2, 'netlist': 1}))
 
 
 class Triage(unittest.TestCase):
