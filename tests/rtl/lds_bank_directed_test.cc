@@ -592,6 +592,24 @@ TEST(LdsBankDirected, RequestsWaitForTheWalk) {
   EXPECT_EQ(r.out.rsp_data, Initial(kK));
 }
 
+// The abort and commit ports' work-item fields count only with their valid: a mask on
+// abt_mask_i (or cmt_mask_i) while abt_valid_i (cmt_valid_i) is low neither restores nor clears
+// the work-item's records.
+TEST(LdsBankDirected, AbortAndCommitFieldsWithoutValidAreIgnored) {
+  Dcd b(configs::htm_lds_bank::kDcd, "dcd");
+  b.Init();
+  b.Write(kWi, kK, 0x55);
+  LdsBankIn idle;
+  idle.abt_mask = uint64_t{1} << kWi;
+  idle.cmt_mask = uint64_t{1} << kWi;
+  EXPECT_EQ(b.Cycle(idle).busy, 0u);
+  EXPECT_EQ(b.Cycle(LdsBankIn{}).busy, 0u) << "no walk started";
+  EXPECT_EQ(b.m().Records(kWi), 1);
+  EXPECT_EQ(b.Peek(kK), 0x55u);
+  EXPECT_EQ(b.Commit(kWi), 1);  // the record was still there
+  EXPECT_EQ(b.Peek(kK), 0x55u);
+}
+
 TEST(LdsBankDirected, OnePlainAccessPerCycle) {
   Prw b(configs::htm_lds_bank::kPrw, "prw");
   b.Init();
