@@ -22,6 +22,17 @@ import os
 import sys
 
 
+def tally(muts, cats):
+    """Per category: the mutants it killed (killed_by) and the mutants it ran (ran). Shared
+    with mutate/run_mutants.py's summary."""
+    return {
+        'killed_by': {c: sum(1 for m in muts
+                             if m['results'].get(c, {}).get('status', 'survived') != 'survived')
+                      for c in cats},
+        'ran': {c: sum(1 for m in muts if c in m['results']) for c in cats},
+    }
+
+
 def merge(docs, only_with=None):
     """One results document from several of the same block."""
     first = docs[0]['summary']
@@ -54,11 +65,7 @@ def merge(docs, only_with=None):
         **first, 'run': len(muts), 'killed': sum(1 for m in muts if m['killed_by']),
         'categories': cats,
         'sample': 'all' if len(muts) == first['generated'] else f'{len(muts)} (merged)',
-        'killed_by': {c: sum(1 for m in muts
-                             if m['results'].get(c, {}).get('status', 'survived') != 'survived')
-                      for c in cats},
-        'ran': {c: sum(1 for m in muts if c in m['results']) for c in cats},
-        'seconds': round(seconds, 1), **lists,
+        **tally(muts, cats), 'seconds': round(seconds, 1), **lists,
     }
     return {'summary': summary, 'mutants': muts}
 

@@ -28,6 +28,8 @@ import subprocess
 import sys
 import time
 
+from merge_results import tally
+
 CATEGORIES = ('lockstep', 'netlist', 'directed', 'formal')
 
 FORMAL_SCOPE = {  # blocks proved inside another block's wrapper
@@ -270,10 +272,7 @@ def main():
         'binary': os.path.basename(a.binary), 'lockstep_tests': lock,
         'netlist_tests': net,
         'formal_tests': [n for n, _ in formal],
-        'killed_by': {c: sum(1 for r in results
-                             if r['results'].get(c, {}).get('status', 'survived') != 'survived')
-                      for c in scope},
-        'ran': {c: sum(1 for r in results if c in r['results']) for c in scope},
+        **tally(results, scope),
         'seconds': round(time.monotonic() - t0, 1),
     }
     with open(os.path.join(a.out, f'{a.block}.json'), 'w') as f:
