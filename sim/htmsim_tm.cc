@@ -22,6 +22,7 @@
 #include "htm/machine/gpu/commit_log.h"
 #include "htm/machine/gpu/stats.h"
 #include "htm/machine/gpu/system.h"
+#include "htm/workloads/gpu/proto.h"
 #include "parallel.h"
 #include "rtl_options.h"
 
@@ -67,6 +68,10 @@ int List() {
     std::cout << "  " << std::left << std::setw(8) << w.name << " " << w.summary << "  ["
               << gpu::Source(w) << "]\n";
   }
+  std::cout << "The FPGA prototype's workloads (--workload; docs/proto.md, no paper size):\n";
+  for (const auto& w : gpu::proto::ProtoWorkloads()) {
+    std::cout << "  " << std::left << std::setw(8) << w.name << " " << w.summary << "\n";
+  }
   std::cout << "TM configurations (--tm):\n";
   for (const gpu::TmMode t : gpu::AllTmModes()) {
     std::cout << "  " << std::left << std::setw(12) << gpu::ToString(t) << " " << TmSummary(t)
@@ -111,8 +116,10 @@ void PrintStats(const gpu::SystemStats& s, const gpu::Energy& e, double seconds)
 
 std::string WorkloadNames() {
   std::string s;
-  for (const auto& w : gpu::AllWorkloads()) {
-    s += (s.empty() ? "" : ", ") + w.name;
+  for (const auto* list : {&gpu::AllWorkloads(), &gpu::proto::ProtoWorkloads()}) {
+    for (const auto& w : *list) {
+      s += (s.empty() ? "" : ", ") + w.name;
+    }
   }
   return s;
 }

@@ -12,7 +12,9 @@
 // duplicated or a torn transfer shows as a wrong balance; money is conserved as a consequence.
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "htm/workloads/common.h"
@@ -21,25 +23,14 @@
 namespace htm::gpu::detail {
 namespace {
 
-constexpr uint32_t kAmounts = 16;
-
 class Atm : public Workload {
  public:
-  Atm(int threads, uint32_t accounts, uint64_t seed) : threads_(threads), accounts_(accounts) {
-    Rng rng(seed);
-    for (uint32_t a = 0; a < accounts_; ++a) {
-      initial_.push_back(rng.Range(1000, 100000));
-    }
-    for (uint32_t i = 0; i < kAmounts; ++i) {
-      amounts_.push_back(rng.Range(1, 500));
-    }
-    for (int t = 0; t < threads_; ++t) {
-      const uint32_t from = rng.Below(accounts_);
-      uint32_t to = rng.Below(accounts_ - 1);
-      to += to >= from ? 1 : 0;
-      transfers_.push_back({from, to, rng.Below(kAmounts)});
-    }
-  }
+  explicit Atm(AtmSpec spec)
+      : threads_(static_cast<int>(spec.transfers.size())),
+        accounts_(static_cast<uint32_t>(spec.initial.size())),
+        initial_(std::move(spec.initial)),
+        amounts_(std::move(spec.amounts)),
+        transfers_(std::move(spec.transfers)) {}
 
   int threads() const override { return threads_; }
 
@@ -103,7 +94,7 @@ class Atm : public Workload {
               static_cast<int32_t>(mem[a] - want[a]), ")");
       }
     }
-    for (uint32_t i = 0; i < kAmounts; ++i) {
+    for (uint32_t i = 0; i < AtmSpec::kAmounts; ++i) {
       if (mem[accounts_ + i] != amounts_[i]) {
         p.Add("the read-only amount ", i, " changed to ", mem[accounts_ + i]);
       }
@@ -124,10 +115,8 @@ class Atm : public Workload {
   }
 
  private:
-  uint32_t Lock(uint32_t account) const { return accounts_ + kAmounts + account; }
-  struct Transfer {
-    uint32_t from, to, amount;
-  };
+  uint32_t Lock(uint32_t account) const { return accounts_ + AtmSpec::kAmounts + account; }
+  using Transfer = AtmSpec::Transfer;
   const int threads_;
   const uint32_t accounts_;
   std::vector<uint32_t> initial_, amounts_;
@@ -137,7 +126,34 @@ class Atm : public Workload {
 }  // namespace
 
 std::unique_ptr<Workload> MakeAtm(int threads, uint32_t accounts, uint64_t seed) {
-  return std::make_unique<Atm>(threads, accounts, seed);
+  AtmSpec spec;
+  Rng rng(seed);
+  for (uint32_t a = 0; a < accounts; ++a) {
+    spec.initial.push_back(rng.Range(1000, 100000));
+  }
+  for (uint32_t i = 0; i < AtmSpec::kAmounts; ++i) {
+    spec.amounts.push_back(rng.Range(1, 500));
+  }
+  for (int t = 0; t < threads; ++t) {
+    const uint32_t from = rng.Below(accounts);
+    uint32_t to = rng.Below(accounts - 1);
+    to += to >= from ? 1 : 0;
+    spec.transfers.push_back({from, to, rng.Below(AtmSpec::kAmounts)});
+  }
+  return MakeAtm(std::move(spec));
+}
+
+std::unique_ptr<Workload> MakeAtm(AtmSpec spec) {
+  if (spec.initial.size() < 2 || spec.amounts.size() != AtmSpec::kAmounts) {
+    throw std::invalid_argument("ATM: at least two accounts and 16 amounts");
+  }
+  for (const AtmSpec::Transfer& x : spec.transfers) {
+    if (x.from >= spec.initial.size() || x.to >= spec.initial.size() || x.from == x.to ||
+        x.amount >= AtmSpec::kAmounts) {
+      throw std::invalid_argument("ATM: a transfer names a bad account or amount");
+    }
+  }
+  return std::make_unique<Atm>(std::move(spec));
 }
 
 }  // namespace htm::gpu::detail

@@ -9,8 +9,11 @@
 // bucket (the fine-grained-lock kernel's; 0 free).
 // Check: every key is in exactly one list, in the bucket its hash names; every list ends (no
 // cycle, no pointer outside the nodes); every count equals its list's length.
+#include <algorithm>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "htm/workloads/common.h"
@@ -21,8 +24,8 @@ namespace {
 
 class HashTable : public Workload {
  public:
-  HashTable(int threads, uint32_t buckets, uint64_t seed)
-      : threads_(threads), buckets_(buckets), keys_(Rng(seed).Distinct(threads, 1u << 30)) {}
+  HashTable(uint32_t buckets, std::vector<uint32_t> keys)
+      : threads_(static_cast<int>(keys.size())), buckets_(buckets), keys_(std::move(keys)) {}
 
   int threads() const override { return threads_; }
 
@@ -137,7 +140,19 @@ class HashTable : public Workload {
 }  // namespace
 
 std::unique_ptr<Workload> MakeHashTable(int threads, uint32_t buckets, uint64_t seed) {
-  return std::make_unique<HashTable>(threads, buckets, seed);
+  return MakeHashTable(buckets, Rng(seed).Distinct(threads, 1u << 30));
+}
+
+std::unique_ptr<Workload> MakeHashTable(uint32_t buckets, std::vector<uint32_t> keys) {
+  if (buckets < 1) {
+    throw std::invalid_argument("HashTable: at least one bucket");
+  }
+  std::vector<uint32_t> sorted = keys;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    throw std::invalid_argument("HashTable: the keys are not distinct");
+  }
+  return std::make_unique<HashTable>(buckets, std::move(keys));
 }
 
 }  // namespace htm::gpu::detail

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "htm/workloads/gpu/proto.h"
+
 namespace htm::gpu {
 
 const char* ToString(Scale s) {
@@ -35,6 +37,8 @@ const char* Cite(Paper p) {
       return "Chen & Peng (HPCA 2016)";
     case Paper::kSi:
       return "Chen, Peng & Irving (ISCA 2017)";
+    case Paper::kProto:
+      return "the FPGA prototype (docs/proto.md)";
   }
   return "?";
 }
@@ -261,9 +265,11 @@ const std::vector<WorkloadInfo>& AllWorkloads() {
 }
 
 const WorkloadInfo* FindWorkload(const std::string& name) {
-  for (const WorkloadInfo& w : AllWorkloads()) {
-    if (w.name == name) {
-      return &w;
+  for (const auto* list : {&AllWorkloads(), &proto::ProtoWorkloads()}) {
+    for (const WorkloadInfo& w : *list) {
+      if (w.name == name) {
+        return &w;
+      }
     }
   }
   return nullptr;

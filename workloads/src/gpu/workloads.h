@@ -42,7 +42,20 @@ struct TreeOps {
 TreeOps MakeTreeOps(int initial, int removes, int inserts, uint64_t seed);
 
 std::unique_ptr<Workload> MakeHashTable(int threads, uint32_t buckets, uint64_t seed);
+/// HashTable with the given keys (distinct; one thread per key).
+std::unique_ptr<Workload> MakeHashTable(uint32_t buckets, std::vector<uint32_t> keys);
 std::unique_ptr<Workload> MakeAtm(int threads, uint32_t accounts, uint64_t seed);
+/// ATM with the given choices: the initial balances (one per account), the 16 amounts and one
+/// transfer per thread.
+struct AtmSpec {
+  static constexpr uint32_t kAmounts = 16;
+  struct Transfer {
+    uint32_t from, to, amount;  // accounts (distinct) and an index into the amounts
+  };
+  std::vector<uint32_t> initial, amounts;
+  std::vector<Transfer> transfers;
+};
+std::unique_ptr<Workload> MakeAtm(AtmSpec spec);
 /// `walk_in_tx`: the whole walk from the head in the transaction (Linked List of Chen, Peng &
 /// Irving, ISCA 2017), else the insertion point is found outside it (List of Chen & Peng, HPCA
 /// 2016).

@@ -53,8 +53,9 @@ class Workload {
 
 /// The paper whose table a workload comes from (docs/references.md).
 enum class Paper : uint8_t {
-  kEcr,  // early conflict resolution: Chen & Peng, HPCA 2016, Table 2
-  kSi,   // snapshot isolation: Chen, Peng & Irving, ISCA 2017, Table 3
+  kEcr,    // early conflict resolution: Chen & Peng, HPCA 2016, Table 2
+  kSi,     // snapshot isolation: Chen, Peng & Irving, ISCA 2017, Table 3
+  kProto,  // none: the FPGA prototype's workloads (htm/workloads/gpu/proto.h, docs/proto.md)
 };
 /// The paper's short citation, authors and venue: "Chen & Peng (HPCA 2016)".
 const char* Cite(Paper p);
@@ -73,7 +74,7 @@ std::string Source(const WorkloadInfo& w);
 
 /// Every workload, in the papers' order.
 const std::vector<WorkloadInfo>& AllWorkloads();
-/// The workload called `name`, or nullptr.
+/// The workload called `name` (of AllWorkloads() or the prototype's), or nullptr.
 const WorkloadInfo* FindWorkload(const std::string& name);
 
 /// The null pointer of the linked structures.
