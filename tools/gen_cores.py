@@ -272,7 +272,7 @@ def core_text(core, configs, enums):
     t.append(f'  rtl:\n    files:\n      - {src}\n    file_type: systemVerilogSource\n')
     t.append('    depend:\n' + ''.join(f'      - {d}\n' for d in core.deps))
     rows = config_args(core.module, configs.get(core.module), enums, header_params)
-    scripts, generate, targets = [], [], ['\ntargets:\n  default:\n    filesets: [rtl]\n']
+    generate, targets = [], ['\ntargets:\n  default:\n    filesets: [rtl]\n']
     for name, suffix, gopts, _, extra, what in rows:
         lint = LINT_OPTIONS + gopts
         common = f'    filesets: [rtl]\n    toplevel: {core.module}\n'
@@ -292,13 +292,13 @@ def core_text(core, configs, enums):
             f'    generate: [ecp5_{name}]\n'
             f'    flow: lint\n    flow_options:\n      tool: verilator\n'
             f'      verilator_options: {flow_list(lint)}\n'
-            f'    hooks:\n      post_build: [ecp5_{name}]\n')
-        scripts.append(f'  ecp5_{name}:\n    cmd: [sh, htm_ecp5.sh]\n')
+            f'    hooks:\n      post_build: [ecp5]\n')
         generate.append(f'  ecp5_{name}:\n    generator: htm_ecp5\n')
     t.append('\n# The ECP5 synthesis of a synth target: the generator writes htm_ecp5.sh (the '
              'CTest synth.ecp5.*\'s\n# fpga/ecp5_flow.py command, run in this checkout) and the '
              'post-build hook runs it.\n')
-    t.append('generate:\n' + ''.join(generate) + '\nscripts:\n' + ''.join(scripts))
+    t.append('generate:\n' + ''.join(generate)
+             + '\nscripts:\n  ecp5:\n    cmd: [sh, htm_ecp5.sh]\n')
     t += targets
     return ''.join(t)
 
