@@ -24,8 +24,11 @@ namespace {
 
 class HashTable : public Workload {
  public:
-  HashTable(uint32_t buckets, std::vector<uint32_t> keys)
-      : threads_(static_cast<int>(keys.size())), buckets_(buckets), keys_(std::move(keys)) {}
+  HashTable(uint32_t buckets, std::vector<uint32_t> keys, BucketHash hash)
+      : threads_(static_cast<int>(keys.size())),
+        buckets_(buckets),
+        keys_(std::move(keys)),
+        hash_(std::move(hash)) {}
 
   int threads() const override { return threads_; }
 
@@ -127,7 +130,7 @@ class HashTable : public Workload {
   }
 
  private:
-  uint32_t Hash(uint32_t key) const { return (key * 2654435761u >> 7) % buckets_; }
+  uint32_t Hash(uint32_t key) const { return hash_(key) % buckets_; }
   uint32_t NodeBase() const { return 2 * buckets_; }
   uint32_t Node(int t) const { return NodeBase() + 2 * static_cast<uint32_t>(t); }
   uint32_t LockBase() const { return NodeBase() + 2 * static_cast<uint32_t>(threads_); }
@@ -135,15 +138,18 @@ class HashTable : public Workload {
   const int threads_;
   const uint32_t buckets_;
   const std::vector<uint32_t> keys_;
+  const BucketHash hash_;
 };
 
 }  // namespace
 
 std::unique_ptr<Workload> MakeHashTable(int threads, uint32_t buckets, uint64_t seed) {
-  return MakeHashTable(buckets, Rng(seed).Distinct(threads, 1u << 30));
+  return MakeHashTable(buckets, Rng(seed).Distinct(threads, 1u << 30),
+                       [](uint32_t key) { return key * 2654435761u >> 7; });
 }
 
-std::unique_ptr<Workload> MakeHashTable(uint32_t buckets, std::vector<uint32_t> keys) {
+std::unique_ptr<Workload> MakeHashTable(uint32_t buckets, std::vector<uint32_t> keys,
+                                        BucketHash hash) {
   if (buckets < 1) {
     throw std::invalid_argument("HashTable: at least one bucket");
   }
@@ -152,7 +158,7 @@ std::unique_ptr<Workload> MakeHashTable(uint32_t buckets, std::vector<uint32_t> 
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
     throw std::invalid_argument("HashTable: the keys are not distinct");
   }
-  return std::make_unique<HashTable>(buckets, std::move(keys));
+  return std::make_unique<HashTable>(buckets, std::move(keys), std::move(hash));
 }
 
 }  // namespace htm::gpu::detail

@@ -135,7 +135,10 @@ std::unique_ptr<Workload> MakeHtP(const Params& p) {
   for (uint32_t t = 0; t < static_cast<uint32_t>(p.threads); ++t) {
     keys.push_back(Draw(h, kHtKey, t));  // distinct: a bijection of t
   }
-  return detail::MakeHashTable(1u << p.objects_log2, std::move(keys));
+  // The bucket is a draw of the key (the engines' draw unit computes it), not HT's multiplicative
+  // hash.
+  return detail::MakeHashTable(1u << p.objects_log2, std::move(keys),
+                               [](uint32_t key) { return LowBias32(key ^ kHtBucketSalt); });
 }
 
 WorkloadInfo Info(const char* name, Kind k, std::string summary) {

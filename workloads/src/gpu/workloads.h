@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <vector>
@@ -42,8 +43,11 @@ struct TreeOps {
 TreeOps MakeTreeOps(int initial, int removes, int inserts, uint64_t seed);
 
 std::unique_ptr<Workload> MakeHashTable(int threads, uint32_t buckets, uint64_t seed);
-/// HashTable with the given keys (distinct; one thread per key).
-std::unique_ptr<Workload> MakeHashTable(uint32_t buckets, std::vector<uint32_t> keys);
+/// HashTable with the given keys (distinct; one thread per key) and bucket hash (a key's bucket
+/// is hash(key) mod buckets).
+using BucketHash = std::function<uint32_t(uint32_t key)>;
+std::unique_ptr<Workload> MakeHashTable(uint32_t buckets, std::vector<uint32_t> keys,
+                                        BucketHash hash);
 std::unique_ptr<Workload> MakeAtm(int threads, uint32_t accounts, uint64_t seed);
 /// ATM with the given choices: the initial balances (one per account), the 16 amounts and one
 /// transfer per thread.

@@ -37,6 +37,9 @@ constexpr uint32_t Draw(uint32_t seed_hash, uint32_t stream, uint32_t index) {
   return LowBias32(((stream & 0xFFu) << 24 | (index & 0xFFFFFFu)) ^ seed_hash);
 }
 
+/// HT-P's bucket of key k: LowBias32(k ^ kHtBucketSalt) mod buckets.
+inline constexpr uint32_t kHtBucketSalt = 0x5BD1E995u;
+
 /// The streams (one per kind of choice).
 enum Stream : uint32_t {
   kAtmFrom = 0,     // ATM-P: thread t's source account
