@@ -24,7 +24,7 @@ constexpr int kMaxEbWords = 16;
 // start, then `cold` words of its own. The updated hot words are distinct (writes <= hot), and
 // every read comes before the writes, so no load reads the transaction's own write.
 //
-// Memory: hot[2^objects_log2] (drawn initial values), then cold[threads][cold] (zero).
+// Memory: hot[2^objects_log2] (drawn initial values), then cold[cold][threads] (zero).
 // Check: every word ends at its initial value plus the updates the threads make to it.
 class Eigen : public Workload {
  public:
@@ -102,7 +102,8 @@ class Eigen : public Workload {
     return (Draw(seed_hash_, kEbWrite, static_cast<uint32_t>(t)) + static_cast<uint32_t>(k)) &
            (hot_ - 1);
   }
-  uint32_t Cold(int t, int k) const { return hot_ + static_cast<uint32_t>(t * cold_ + k); }
+  // Column-major: private word k of every thread together (the engines step k with an adder).
+  uint32_t Cold(int t, int k) const { return hot_ + static_cast<uint32_t>(k * threads_ + t); }
 
   const int threads_;
   const uint32_t hot_;
