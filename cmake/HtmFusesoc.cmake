@@ -2,7 +2,8 @@
 #
 # FuseSoC: the core files of the RTL (rtl/**/*.core, written by tools/gen_cores.py; docs/flows.md,
 # "FuseSoC") and their tests, label fusesoc (make test):
-#   fusesoc.cores_current     the core files are what tools/gen_cores.py writes now
+#   fusesoc.cores_current     the core files are what tools/gen_cores.py writes now, with the
+#                             options CMake derives from each configuration
 #   fusesoc.resolve           FuseSoC lists every core, shows each (core-info) and resolves the
 #                             dependency tree of each (run --setup of its lint target)
 #   fusesoc.setup.htm_cat     run --setup of every target of htm:block:htm_cat
@@ -54,17 +55,33 @@ else()
                  "the fusesoc tests fail until tools/setup.sh installs it")
 endif()
 
+# The options CMake derives from every configuration (-G, chparam, --trace-depth), which
+# fusesoc.cores_current compares with the core files' (tools/gen_cores.py reads
+# cmake/HtmConfigs.cmake itself).
+set(_cfgs "")
+foreach(_b IN LISTS HTM_BLOCKS)
+  foreach(_c IN LISTS HTM_BLOCK_${_b}_CONFIGS)
+    list(JOIN HTM_CFG_${_b}_${_c}_G " " _g)
+    list(JOIN HTM_CFG_${_b}_${_c}_TRACE " " _t)
+    string(APPEND _cfgs "${_b} ${_c}\t${_g}\t${HTM_CFG_${_b}_${_c}_Y}\t${_t}\n")
+  endforeach()
+endforeach()
+file(WRITE ${CMAKE_BINARY_DIR}/fusesoc/cmake_configs.tsv "${_cfgs}")
+
 set(_gen ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tools/gen_cores.py)
-add_test(NAME fusesoc.cores_current COMMAND ${_gen} --check WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME fusesoc.cores_current
+  COMMAND ${_gen} --check --cmake-configs ${CMAKE_BINARY_DIR}/fusesoc/cmake_configs.tsv
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 # htm_add_fusesoc_test(<name> <gen_cores.py --fusesoc arguments>): one work directory each.
 function(htm_add_fusesoc_test NAME)
   add_test(NAME fusesoc.${NAME}
     COMMAND ${_gen} --fusesoc ${HTM_FUSESOC} --work ${CMAKE_BINARY_DIR}/fusesoc/${NAME} ${ARGN}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   # Verilator as the lint test runs it; Yosys and nextpnr for the hook of a synth target.
-  set_tests_properties(fusesoc.${NAME} PROPERTIES
-    ENVIRONMENT "VERILATOR_ROOT=${VERILATOR_ROOT};HTM_YOSYS=${HTM_YOSYS};HTM_NEXTPNR_ECP5=${HTM_NEXTPNR_ECP5}"
-    ENVIRONMENT_MODIFICATION "PATH=path_list_prepend:${VERILATOR_ROOT}/bin")
+  set(env VERILATOR_ROOT=${VERILATOR_ROOT} HTM_YOSYS=${HTM_YOSYS}
+          HTM_NEXTPNR_ECP5=${HTM_NEXTPNR_ECP5})
+  set_tests_properties(fusesoc.${NAME} PROPERTIES ENVIRONMENT "${env}"
+                       ENVIRONMENT_MODIFICATION "PATH=path_list_prepend:${VERILATOR_ROOT}/bin")
 endfunction()
 htm_add_fusesoc_test(resolve --resolve)
 htm_add_fusesoc_test(setup.htm_cat --setup htm:block:htm_cat:*)

@@ -16,8 +16,11 @@ parameter defaults.
 
 Usage (from the repository root):
   gen_cores.py                      write the core files (only those whose text changes)
-  gen_cores.py --check              exit 1 when a core file differs from what would be written,
-                                    is missing, or has no module (test fusesoc.cores_current)
+  gen_cores.py --check [--cmake-configs FILE]
+                                    exit 1 when a core file differs from what would be written,
+                                    is missing, or has no module, or (FILE) when CMake derives
+                                    other Verilator or Yosys options from a configuration than
+                                    the core files have (test fusesoc.cores_current)
   gen_cores.py --fusesoc F --work D [--resolve] [--setup CORE:TARGET ...] [--run CORE:TARGET ...]
                                     check FuseSoC (the program F, the version tools/setup.sh
                                     pins) on the cores, in the work directory D: with --resolve
@@ -392,8 +395,34 @@ def generator(path):
 
 
 # ---- Checks --------------------------------------------------------------------------------------
-def check(want):
-    problems = []
+def check_cmake_configs(path):
+    """Problems where the options CMake derives from a configuration (a file of lines
+    `<block> <config>\t<-G options>\t<chparams>\t<trace options>`, cmake/HtmFusesoc.cmake writes
+    it) differ from those of the core files."""
+    files = read_filelist()
+    configs, enums = read_configs(), read_enums()
+    ours = {}
+    for f in files:
+        block = pathlib.Path(f).stem
+        if configs.get(block):
+            for name, _, gopts, chparams, extra, _ in config_args(
+                    block, configs[block], enums, read_header(f)[1]):
+                ours[f'{block} {name}'] = [' '.join(gopts), ';'.join(chparams), ' '.join(extra)]
+    theirs = {}
+    for line in pathlib.Path(path).read_text().splitlines():
+        key, *fields = line.split('\t')
+        theirs[key] = fields
+    problems = [f'{k}: CMake has no such configuration' for k in sorted(set(ours) - set(theirs))]
+    problems += [f'{k}: no core has this configuration' for k in sorted(set(theirs) - set(ours))]
+    for k in sorted(set(ours) & set(theirs)):
+        for what, a, b in zip(('-G options', 'chparams', 'trace options'), ours[k], theirs[k]):
+            if a != b:
+                problems.append(f'{k}: {what} "{a}" in the core files, "{b}" in CMake')
+    return problems
+
+
+def check(want, cmake_configs):
+    problems = check_cmake_configs(cmake_configs) if cmake_configs else []
     for path, text in want.items():
         p = ROOT / path
         if not p.is_file():
@@ -483,6 +512,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('gapi_input', nargs='?', help="a generator's input (FuseSoC runs this)")
     ap.add_argument('--check', action='store_true')
+    ap.add_argument('--cmake-configs', metavar='FILE',
+                    help="with --check: CMake's options of every configuration, to compare")
     ap.add_argument('--fusesoc', help='the fusesoc program to check')
     ap.add_argument('--work', help='work directory of --fusesoc')
     ap.add_argument('--resolve', action='store_true',
@@ -500,7 +531,7 @@ def main():
         return check_fusesoc(a.fusesoc, a.work, a.resolve, a.setup, a.run)
     want = expected()
     if a.check:
-        return check(want)
+        return check(want, a.cmake_configs)
     for path, text in want.items():
         p = ROOT / path
         if not p.is_file() or p.read_text() != text:
