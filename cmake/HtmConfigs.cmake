@@ -501,3 +501,14 @@ htm_config(htm_lds_tm smallprw LONG_NETLIST LONG_SYNTH NETLIST_CYCLES 3000
 htm_config(htm_lds_tm one NETLIST_CYCLES 3000
   Mode=LdsCdDcd Sel=LdsSelSingleAsc NumBanks=1 BankWords=4 WgSize=1 WfSize=1
   MaxDepth=1 NumBuf=1)
+
+htm_block(htm_sys_draw
+  PORTS htm::golden::SysDrawPorts
+  BENCH htm::tb::SysDrawBench
+  BENCH_HEADER htm/tb/benches/sys_draw_bench.h
+  DEF golden/include/htm/golden/ports/htm_sys_draw.def)
+
+# The prototype's draw unit with an 8-bit tag (a core's {slot, lane, choice}).
+htm_config(htm_sys_draw default NETLIST_CYCLES 3000 TagW=8)
+# Degenerate: a one-bit tag.
+htm_config(htm_sys_draw one NETLIST_CYCLES 3000 TagW=1)

@@ -31,3 +31,4 @@ rtl/htm_lds_wf_ctrl.sv
 rtl/htm_lds_wgs_arb.sv
 rtl/htm_lds_bank.sv
 rtl/htm_lds_tm.sv
+rtl/sys/htm_sys_draw.sv

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// htm_sys_draw: the FPGA prototype's draw unit (docs/proto.md, "Workloads in hardware"), a
+// pipelined LowBias32 of `a_i ^ b_i` (an integer finalizer with two constant multiplications,
+// a bijection of 32-bit words; its C++ twin is htm::gpu::proto::LowBias32).
+//
+// Uses: Draw(seed_hash, stream, index) with a_i = {stream[7:0], index[23:0]}, b_i = seed_hash;
+// SeedHash(seed) with a_i = seed, b_i = 32'hA5A5A5A5.
+//
+// Timing: one input per cycle (always taken); the result of the input of cycle t is on
+// out_value_o with out_valid_o and the input's tag in cycle t + 5. Five register stages (the
+// input, each shifted word, each product) so that a multiplier's path holds only the DSP block
+// and its partial-product adder (docs/htm_sys_draw.md). No reset of the data path; reset clears
+// the valid bits.
+module htm_sys_draw #(
+  parameter int unsigned TagW = 8  // the requester's tag, carried alongside, >= 1
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic            in_valid_i,
+  input  logic [31:0]     a_i,
+  input  logic [31:0]     b_i,
+  input  logic [TagW-1:0] in_tag_i,
+  output logic            out_valid_o,
+  output logic [31:0]     out_value_o,
+  output logic [TagW-1:0] out_tag_o
+);
+
+  localparam logic [31:0] Mul1 = 32'h7FEB352D;
+  localparam logic [31:0] Mul2 = 32'h846CA68B;
+
+  localparam int unsigned Latency = 5;
+
+  logic [31:0]     x_q, s1_q, m1_q, s2_q, m2_q;
+  logic [TagW-1:0] tag_q [Latency];
+  logic [Latency-1:0] valid_q;
+
+  always_ff @(posedge clk_i) begin
+    x_q  <= a_i ^ b_i;
+    s1_q <= x_q ^ (x_q >> 16);
+    m1_q <= s1_q * Mul1;
+    s2_q <= m1_q ^ (m1_q >> 15);
+    m2_q <= s2_q * Mul2;
+    tag_q[0] <= in_tag_i;
+    for (int i = 1; i < Latency; i++) begin
+      tag_q[i] <= tag_q[i-1];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q <= '0;
+    end else begin
+      valid_q <= {valid_q[Latency-2:0], in_valid_i};
+    end
+  end
+
+  assign out_valid_o = valid_q[Latency-1];
+  assign out_value_o = m2_q ^ (m2_q >> 16);
+  assign out_tag_o   = tag_q[Latency-1];
+
+endmodule
