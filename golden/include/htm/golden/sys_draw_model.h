@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Golden model of htm_sys_draw (rtl/sys/htm_sys_draw.sv), the FPGA prototype's draw unit: a
-// five-stage pipeline of
-// LowBias32(a ^ b) (htm/workloads/gpu/proto.h; the directed tests compare the two) with a tag. See
-// docs/htm_sys_draw.md.
+// five-stage pipeline of LowBias32(a ^ b) (htm/workloads/gpu/proto.h; the directed tests compare
+// the two) with a tag. See docs/htm_sys_draw.md.
 #pragma once
 
 #include <array>
