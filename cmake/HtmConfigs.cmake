@@ -502,6 +502,23 @@ htm_config(htm_lds_tm one NETLIST_CYCLES 3000
   Mode=LdsCdDcd Sel=LdsSelSingleAsc NumBanks=1 BankWords=4 WgSize=1 WfSize=1
   MaxDepth=1 NumBuf=1)
 
+htm_block(htm_xbar
+  PORTS htm::golden::XbarPorts
+  BENCH htm::tb::XbarBench
+  BENCH_HEADER htm/tb/benches/xbar_bench.h
+  DEF golden/include/htm/golden/ports/htm_xbar.def)
+
+# The prototype's request network: four SIMT cores to two memory partitions, 72-bit requests,
+# a four-stage link, eight FIFO entries (at least Latency + 2: one message per cycle).
+htm_config(htm_xbar default NumSrc=4 NumDst=2 DataW=72 Latency=4 FifoDepth=8)
+# Its reply network: two partitions to four cores, 40-bit replies.
+htm_config(htm_xbar rev NumSrc=2 NumDst=4 DataW=40 Latency=4 FifoDepth=8)
+# Small: three by three (destination 3 does not exist), two FIFO entries for a two-stage link,
+# so that FIFOs fill and credits run out often (half the full rate).
+htm_config(htm_xbar small NETLIST_CYCLES 3000 NumSrc=3 NumDst=3 DataW=5 Latency=2 FifoDepth=2)
+# Degenerate: one source, one destination, one bit, one stage, one entry.
+htm_config(htm_xbar one NETLIST_CYCLES 3000 NumSrc=1 NumDst=1 DataW=1 Latency=1 FifoDepth=1)
+
 htm_block(htm_sys_draw
   PORTS htm::golden::SysDrawPorts
   BENCH htm::tb::SysDrawBench

@@ -32,3 +32,4 @@ rtl/htm_lds_wgs_arb.sv
 rtl/htm_lds_bank.sv
 rtl/htm_lds_tm.sv
 rtl/sys/htm_sys_draw.sv
+rtl/sys/htm_xbar.sv

@@ -36,7 +36,8 @@ namespace {
 const std::vector<std::string> kCovered = {
     "htm_commit_unit",   "htm_lwh",       "htm_rct",           "htm_cat",
     "htm_intra_warp_cd", "htm_pag_check", "htm_tcd",           "htm_writer_table",
-    "htm_reader_list",   "htm_postdate",  "htm_tx_simt_stack", "htm_version_index"};
+    "htm_reader_list",   "htm_postdate",  "htm_tx_simt_stack", "htm_version_index",
+    "htm_xbar"};
 
 /// Events no bench must reach ("block.event"), and why.
 const std::map<std::string, std::string> kNotRequired = {};
