@@ -152,6 +152,17 @@ ROLES: dict[str, dict[str, Role]] = {
     },
 }
 
+# The FPGA prototype's memory partition (docs/htm_sys_part.md): its slice of global memory, its
+# reply queues, and the commit unit inside it with the commit unit's roles.
+ROLES['htm_sys_part'] = {
+    'u_mem.mem': Role(RAM, 'memory', 'global memory (FPGA prototype)', 'the partition\'s words'),
+    'u_lq.mem_q': Role(RAM, 'replies', 'reply queues (FPGA prototype)', 'load values'),
+    'u_aq.mem_q': Role(RAM, 'replies', 'reply queues (FPGA prototype)', 'Alloc replies'),
+    'u_cq.mem_q': Role(RAM, 'replies', 'reply queues (FPGA prototype)',
+                       'Pass, Fail and DoneCommit replies'),
+    **{f'u_cu.{name}': role for name, role in ROLES['htm_commit_unit'].items()},
+}
+
 _INDEX = re.compile(r'\[\d+\]')
 
 

@@ -529,3 +529,35 @@ htm_block(htm_sys_draw
 htm_config(htm_sys_draw default NETLIST_CYCLES 3000 TagW=8)
 # Degenerate: a one-bit tag.
 htm_config(htm_sys_draw one NETLIST_CYCLES 3000 TagW=1)
+
+htm_block(htm_sys_part
+  PORTS htm::golden::SysPartPorts
+  BENCH htm::tb::SysPartBench
+  BENCH_HEADER htm/tb/benches/sys_part_bench.h
+  DEF golden/include/htm/golden/ports/htm_sys_part.def)
+
+# The prototype's memory partition (docs/htm_sys_part.md): two partitions of 4096 32-bit words
+# (8192 words of global memory, 64-word stripes), four cores with 32 routes each, and the
+# commit unit of the small machine (a 32-entry ring, 256 buffer words, 10-bit commit ids) with
+# a 64 x 2 LWH and a 2 x 64 recency filter. The LWH scrubs at least every third cycle (not
+# every 32nd): with 10-bit commit ids and 64 scrub steps only an interval of 3 or less keeps
+# its age bound below 2^(CidW-1); a 14-bit id would make a request 68 bits wide. The netlist
+# keeps its memories as arrays (the global memory and the unit's buffers as flip-flops would
+# be hundreds of thousands of cells).
+htm_config(htm_sys_part default LONG_SYNTH KEEP_MEMORIES NETLIST_CYCLES 3000
+  NumParts=2 AddrW=13 DataW=32 IlvLog2=6 CoreW=2 RouteW=5
+  CidW=10 RingSize=32 BufWords=256 ValTags=4
+  LwhSets=64 LwhWays=2 LwhBfHashes=2 LwhBfSlots=64 LwhScrubInterval=3)
+# Small: 32 words per partition in 2-word stripes, 4-bit data, and the commit unit's `small`
+# (16-entry ring, 32 buffer words, 8-bit commit ids): the ring, the buffer, the ids and the
+# reply queues wrap and fill within hundreds of cycles.
+htm_config(htm_sys_part small NETLIST_CYCLES 3000
+  NumParts=2 AddrW=6 DataW=4 IlvLog2=1 CoreW=2 RouteW=2
+  CidW=8 RingSize=16 BufWords=32 ValTags=3
+  LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4)
+# Degenerate: one partition of four 1-bit words, one-bit core and route, and the commit unit's
+# `one` (two ring entries, two buffer words, one validation tag, a one-entry LWH).
+htm_config(htm_sys_part one NETLIST_CYCLES 3000
+  NumParts=1 AddrW=2 DataW=1 IlvLog2=0 CoreW=1 RouteW=1
+  CidW=5 RingSize=2 BufWords=2 ValTags=1
+  LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2)

@@ -33,3 +33,4 @@ rtl/htm_lds_bank.sv
 rtl/htm_lds_tm.sv
 rtl/sys/htm_sys_draw.sv
 rtl/sys/htm_xbar.sv
+rtl/sys/htm_sys_part.sv
