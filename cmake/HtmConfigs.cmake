@@ -561,3 +561,27 @@ htm_config(htm_sys_part one NETLIST_CYCLES 3000
   NumParts=1 AddrW=2 DataW=1 IlvLog2=0 CoreW=1 RouteW=1
   CidW=5 RingSize=2 BufWords=2 ValTags=1
   LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2)
+
+htm_block(htm_uart_tx
+  PORTS htm::golden::UartTxPorts
+  BENCH htm::tb::UartTxBench
+  BENCH_HEADER htm/tb/benches/uart_bench.h
+  DEF golden/include/htm/golden/ports/htm_uart_tx.def)
+
+# The board's UART: 115 200 baud at 100 MHz (868 cycles per bit; 400 000 cycles are 46 frames).
+htm_config(htm_uart_tx default CYCLES 400000 NETLIST_CYCLES 40000 ClkPerBit=868)
+# Eight cycles per bit: many frames per test, and the receiver's 12.5 % tolerance is one cycle.
+htm_config(htm_uart_tx fast NETLIST_CYCLES 3000 ClkPerBit=8)
+# Degenerate: the fewest cycles per bit the transmitter takes.
+htm_config(htm_uart_tx one NETLIST_CYCLES 3000 ClkPerBit=2)
+
+htm_block(htm_uart_rx
+  PORTS htm::golden::UartRxPorts
+  BENCH htm::tb::UartRxBench
+  BENCH_HEADER htm/tb/benches/uart_bench.h
+  DEF golden/include/htm/golden/ports/htm_uart_rx.def)
+
+htm_config(htm_uart_rx default CYCLES 400000 NETLIST_CYCLES 40000 ClkPerBit=868)
+htm_config(htm_uart_rx fast NETLIST_CYCLES 3000 ClkPerBit=8)
+# Degenerate: the fewest cycles per bit the receiver takes (a sample two cycles into a bit).
+htm_config(htm_uart_rx one NETLIST_CYCLES 3000 ClkPerBit=4)

@@ -34,3 +34,5 @@ rtl/htm_lds_tm.sv
 rtl/sys/htm_sys_draw.sv
 rtl/sys/htm_xbar.sv
 rtl/sys/htm_sys_part.sv
+rtl/proto/htm_uart_tx.sv
+rtl/proto/htm_uart_rx.sv
