@@ -7,10 +7,6 @@ namespace htm::golden {
 
 namespace {
 
-bool IsPow2(int n) {
-  return n > 0 && (n & (n - 1)) == 0;
-}
-
 constexpr int kAlloc = static_cast<int>(CuMsg::kAlloc);
 constexpr int kReadSet = static_cast<int>(CuMsg::kReadSet);
 constexpr int kWriteSet = static_cast<int>(CuMsg::kWriteSet);

@@ -2,7 +2,6 @@
 #include "htm/golden/lwh_model.h"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 
 #include "htm/sig_masks.h"
@@ -10,10 +9,6 @@
 namespace htm::golden {
 
 namespace {
-
-bool Pow2(int n) {
-  return n >= 1 && std::has_single_bit(static_cast<unsigned>(n));
-}
 
 SigRecencyRamParams BloomParams(const LwhParams& p) {
   return SigRecencyRamParams{.addr_w = p.addr_w,
@@ -39,7 +34,7 @@ std::string CheckLwhParams(const LwhParams& p) {
   if (p.cid_w < 4 || p.cid_w > 63) {
     return "CidW must be in 4..63, got " + std::to_string(p.cid_w);
   }
-  if (!Pow2(p.sets) || SigIdxWidth(p.sets) > kSigMaxIdxBits) {
+  if (!IsPow2(p.sets) || SigIdxWidth(p.sets) > kSigMaxIdxBits) {
     return "Sets must be a power of two in 1..65536, got " + std::to_string(p.sets);
   }
   if (p.ways < 1) {
@@ -49,7 +44,7 @@ std::string CheckLwhParams(const LwhParams& p) {
     return "BfHashes must be in 1.." + std::to_string(kSigMaxHashes - 1) + ", got " +
            std::to_string(p.bf_hashes);
   }
-  if (!Pow2(p.bf_slots) || SigIdxWidth(p.bf_slots) > kSigMaxIdxBits) {
+  if (!IsPow2(p.bf_slots) || SigIdxWidth(p.bf_slots) > kSigMaxIdxBits) {
     return "BfSlots must be a power of two in 1..65536, got " + std::to_string(p.bf_slots);
   }
   if (p.scrub_interval < 2) {

@@ -10,20 +10,12 @@ namespace htm::golden {
 
 namespace {
 
-bool IsPow2(int n) {
-  return n > 0 && (n & (n - 1)) == 0;
-}
-
 int PartBits(const SysPartParams& p) {
   return std::countr_zero(static_cast<unsigned>(p.num_parts));
 }
 
 int SrcW(const SysPartParams& p) {
   return p.core_w + p.route_w;
-}
-
-int Popcount(uint64_t v) {
-  return std::popcount(v);
 }
 
 // A message's fields, most significant first: {value, width}.
@@ -366,14 +358,14 @@ void SysPartModel::Tick(const SysPartIn& in) {
   cover_.alloc_gated += cu_msg && cq_room && !c.cu_gate;
   cover_.load_gated += in.req_valid && c.is_load && !c.bad_addr && c.lq_reserved >= kLoadQDepth;
   cover_.cu_queue_deep += static_cast<int>(cq_.size()) > kCuQSlack;
-  if (Popcount(c.mem_arb_in.req) >= 2) {
+  if (std::popcount(c.mem_arb_in.req) >= 2) {
     ++cover_.mem_contention;
     cover_.mem_win_cw += c.mem_arb.gnt_idx == kReqCw;
     cover_.mem_win_vr += c.mem_arb.gnt_idx == kReqVr;
     cover_.mem_win_load += c.mem_arb.gnt_idx == kReqLoad;
     cover_.mem_win_mt += c.mem_arb.gnt_idx == kReqMt;
   }
-  if (c.rep_load && Popcount(c.rep_arb_in.req) >= 2) {
+  if (c.rep_load && std::popcount(c.rep_arb_in.req) >= 2) {
     cover_.rep_win_load += c.rep_arb.gnt_idx == 0;
     cover_.rep_win_alloc += c.rep_arb.gnt_idx == 1;
     cover_.rep_win_cu += c.rep_arb.gnt_idx == 2;

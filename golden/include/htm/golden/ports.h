@@ -72,6 +72,11 @@ constexpr int IdxWidth(int n) {
   return w < 1 ? 1 : w;
 }
 
+/// True when n is a power of two (1 counts as 2^0), as htm_pkg::is_pow2.
+constexpr bool IsPow2(int n) {
+  return n > 0 && (n & (n - 1)) == 0;
+}
+
 /// Width of a count of 0..n: ceil(log2(n + 1)), as $clog2(n + 1).
 constexpr int CountWidth(int n) {
   int w = 0;
