@@ -34,5 +34,6 @@ rtl/htm_lds_tm.sv
 rtl/sys/htm_sys_draw.sv
 rtl/sys/htm_xbar.sv
 rtl/sys/htm_sys_part.sv
+rtl/sys/htm_sys_core.sv
 rtl/proto/htm_uart_tx.sv
 rtl/proto/htm_uart_rx.sv
