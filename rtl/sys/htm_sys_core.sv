@@ -32,6 +32,11 @@
 //
 // Storage: per slot the choices c0..c2 and registers r0..r2 of every lane and the read and write
 // logs, unpacked arrays without reset (distributed RAM), written in always_ff; control is reset.
+//
+// Where docs/htm_sys_core.md leaves a choice, the reading taken is marked "Choice:" below.
+//
+// Status: written to docs/htm_sys_core.md; Verilator-lint clean and synthesized (Yosys
+// synth_ecp5, nextpnr) in default, small and one; not yet verified in lockstep.
 `include "htm_assert.svh"
 
 module htm_sys_core #(
@@ -324,6 +329,7 @@ module htm_sys_core #(
     ds_lane_d    = ds_lane_q;
     ds_k_d       = ds_k_q;
     ds_fin       = 1'b0;
+    // Choice: an ack of the draw arbiter only while idle is the same as gating its requests.
     if (da_valid) begin
       ds_busy_d    = 1'b1;
       ds_issuing_d = 1'b1;
@@ -425,8 +431,10 @@ module htm_sys_core #(
   assign rep_l = rep_route[LaneW-1:0];
 
   // A load reply needs its slot in SLoad and the lane's load pending; an Alloc or commit-unit
-  // reply needs the walker busy on its slot and the lane among the walker's lanes. (The type of
-  // a load reply and its source are not looked at.)
+  // reply needs the walker busy on its slot and the lane among the walker's lanes. Choice: the
+  // type field of a load reply, the cid of every reply and the source of a load reply are not
+  // looked at; an Alloc or commit-unit reply from a source >= NumParts (possible only with
+  // NumParts 1) is taken without error and sets no flag.
   always_comb begin
     rep_ld_ok = 1'b0;
     rep_wk_ok = 1'b0;
@@ -532,7 +540,8 @@ module htm_sys_core #(
             4'd4: begin kind = KStore; addr = AddrW'(c0); st_val = r1 - r0; end
             4'd5: begin kind = KStore; addr = AddrW'(c1); st_val = r2 + r0; end
             4'd6: kind = KCommit;
-            default: kind = KEmpty;  // not reached
+            // Choice: a pc that is no step (not reached) decodes as an empty step.
+            default: kind = KEmpty;
           endcase
         end
         WlHt: begin
@@ -628,6 +637,8 @@ module htm_sys_core #(
       st_rpc    = '0;
       unique case (state_q)
         SIdle, SDone: begin
+          // base is 25 bits and wraps (also at base + Stride); a thread id is (base + lane) mod
+          // 2^24 wherever it is used (draws, addresses, log records).
           if (start_go) begin
             base_d  = BaseW'((32'(core_idx_i) * NumWarps + s) * WarpSize);
             state_d = wl_bad ? SDone : SBatch;
@@ -821,7 +832,7 @@ module htm_sys_core #(
       .stk_log_o  (stk_log)
     );
 
-    // Choices: the draw's result for this slot, written the cycle it comes out.
+    // The choice words c0..c2: the draw's result for this slot, written the cycle it comes out.
     logic             c0_we, c1_we, c2_we;
     logic [DataW-1:0] c0_wd, c1_wd, c2_wd, dr_c0, dr_o;
     assign dr_c0 = c0_q[dr_lane];
@@ -977,7 +988,8 @@ module htm_sys_core #(
   logic [SlotW-1:0]    wa_idx, wa_prio;
   logic                wa_valid;
 
-  // The walker arbiter over the slots in SCommitWait; a grant needs !busy and is always taken.
+  // The walker arbiter over the slots in SCommitWait; a grant needs !busy and is always taken
+  // (Choice: as for the draw arbiter, gating its requests while busy).
   assign wa_req = wk_busy_q ? '0 : sl_commit_wait;
 
   htm_rr_arb #(.NumReq(NumWarps)) u_walk_arb (
@@ -1152,6 +1164,7 @@ module htm_sys_core #(
       // Alloc engine: a commit id, then an Alloc to every partition, lane by lane.
       if (ae_rem_q != '0) begin
         if (ae_state_q == AeCid) begin
+          // Choice: cid_gnt_i is looked at only while cid_req_o is high (else ignored).
           if (cid_gnt_i) begin
             cid_we     = 1'b1;
             ae_p_d     = '0;
@@ -1407,6 +1420,7 @@ module htm_sys_core #(
   assign ld_lane = sl_ld_lane[32'(la_idx)*LaneW +: LaneW];
   assign cand    = wk_has || la_valid;
 
+  // The register loads when empty or taken; with no candidate it empties (the payload holds).
   always_comb begin
     req_valid_d = req_valid_q;
     if (load_en) begin
