@@ -562,6 +562,32 @@ htm_config(htm_sys_part one NETLIST_CYCLES 3000
   CidW=5 RingSize=2 BufWords=2 ValTags=1
   LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2)
 
+htm_block(htm_sys_core
+  PORTS htm::golden::SysCorePorts
+  BENCH htm::tb::SysCoreBench
+  BENCH_HEADER htm/tb/benches/sys_core_bench.h
+  DEF golden/include/htm/golden/ports/htm_sys_core.def)
+
+# The prototype's SIMT core (docs/htm_sys_core.md): four cores of four warp slots of 8 lanes, two
+# partitions of 4096 words in 64-word stripes, 10-bit commit ids (64-bit requests: the
+# partition's `default`). Its bench runs whole workloads on a subsystem of golden models around
+# it (about 300 000 cycles per second), so the cycles are some hundred runs. The netlists of
+# `default` and `small` (the logs, choices and registers as flip-flops: 44 and 16 MB of
+# Verilated C++) run in make regress; `one`'s in make test.
+htm_config(htm_sys_core default LONG_SYNTH LONG_NETLIST CYCLES 600000 NETLIST_CYCLES 15000
+  NumCores=4 NumWarps=4 WarpSize=8 NumParts=2 AddrW=13 IlvLog2=6 CidW=10
+  MaxReads=8 MaxWrites=4 AllocRetry=8)
+# Small: two cores of two slots of 4 lanes, 512 words in 4-word stripes, 8-bit commit ids; with a
+# four-entry ring Allocs fail and are asked again after 3 cycles.
+htm_config(htm_sys_core small LONG_NETLIST CYCLES 600000 NETLIST_CYCLES 15000
+  NumCores=2 NumWarps=2 WarpSize=4 NumParts=2 AddrW=9 IlvLog2=2 CidW=8
+  MaxReads=8 MaxWrites=4 AllocRetry=3)
+# Degenerate: one core, one slot of one lane, one partition of 256 words; the fewest log rows
+# the workloads need (ATM-P's 3 reads, HT-P's 4 writes).
+htm_config(htm_sys_core one CYCLES 300000 NETLIST_CYCLES 100000
+  NumCores=1 NumWarps=1 WarpSize=1 NumParts=1 AddrW=8 IlvLog2=0 CidW=6
+  MaxReads=3 MaxWrites=4 AllocRetry=1)
+
 htm_block(htm_uart_tx
   PORTS htm::golden::UartTxPorts
   BENCH htm::tb::UartTxBench

@@ -32,6 +32,10 @@ def main():
     ap.add_argument('--work', required=True)
     ap.add_argument('--memory-map', action='store_true',
                     help='map memories to registers (z3 is much faster on small RAMs as bits)')
+    ap.add_argument('--cut', default='',
+                    help='modules whose instances become formal cut points (outputs free every '
+                         'cycle), ;-separated: sound for safety properties, for a sub-block '
+                         'whose values the properties do not need')
     a = ap.parse_args()
     if a.depth < 1:
         print('run_formal: --depth must be at least 1', file=sys.stderr)
@@ -46,6 +50,8 @@ def main():
     with open(script, 'w') as f:
         f.write(f'read_verilog -sv -formal -noautowire -defer {a.includes} {files}\n'
                 f'hierarchy -check -top {a.top}{chparams}\n'
+                + ''.join(f'cutpoint t:{m} t:$paramod\\{m}\\* t:$paramod$*\\{m}\n' for m in a.cut.split(';') if m)
+                + 
                 f'prep -flatten -top {a.top}\n'
                 + ('memory_map\nopt -fast\n' if a.memory_map else '') +
                 f'async2sync\n'
