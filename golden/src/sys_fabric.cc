@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "htm/golden/sys_fabric.h"
 
+#include <bit>
 #include <sstream>
 #include <stdexcept>
 
@@ -97,14 +98,14 @@ const char* SysFabric::ToString(Phase p) {
   return "?";
 }
 
-const SysFabricParams& SysFabric::Checked(const SysFabricParams& p) {
+const SysFabricParams& SysBlocks::Checked(const SysFabricParams& p) {
   if (std::string e = CheckSysFabricParams(p); !e.empty()) {
     throw std::invalid_argument("sys fabric: " + e);
   }
   return p;
 }
 
-SysFabric::SysFabric(const SysFabricParams& p)
+SysBlocks::SysBlocks(const SysFabricParams& p)
     : p_(Checked(p)),
       pp_(SysFabricPartParams(p)),
       xqp_(SysFabricReqXbarParams(p)),
@@ -118,6 +119,149 @@ SysFabric::SysFabric(const SysFabricParams& p)
   for (int q = 0; q < p.core.num_parts; ++q) {
     parts_.emplace_back(pp_);
   }
+  Reset();
+}
+
+void SysBlocks::Reset() {
+  for (SysCoreModel& c : cores_) {
+    c.Reset();
+  }
+  for (SysPartModel& q : parts_) {
+    q.Reset();
+  }
+  xreq_.Reset();
+  xrep_.Reset();
+  cid_arb_.Reset();
+  cid_ = 0;
+  req_cnt_ = rep_cnt_ = 0;
+}
+
+std::string SysBlocks::Describe() const {
+  std::ostringstream os;
+  for (int c = 0; c < num_cores(); ++c) {
+    const SysCoreModel& m = cores_[c];
+    os << "\n  core " << c << ": walker " << (m.walker_busy() ? "busy" : "idle") << " (slot "
+       << m.walker_slot() << ", fill state " << static_cast<int>(m.fill_state()) << "), slots";
+    for (int s = 0; s < p_.core.num_warps; ++s) {
+      os << " " << SysCoreModel::ToString(m.slot_state(s)) << "@pc"
+         << m.stack(s).Eval(TxSimtStackIn{}).top_pc;
+    }
+  }
+  for (int q = 0; q < num_parts(); ++q) {
+    os << "\n  partition " << q << ": busy " << parts_[q].Eval(SysPartIn{}).busy;
+  }
+  return os.str();
+}
+
+SysBlocksCycle SysBlocks::Eval(const SysBlocksIn& bin) const {
+  const int nc = num_cores(), np = num_parts();
+  SysBlocksCycle y;
+  y.core_in.resize(nc);
+  y.core_out.resize(nc);
+  y.part_in.resize(np);
+  y.part_out.resize(np);
+
+  // The cores' outputs are registers.
+  for (int c = 0; c < nc; ++c) {
+    y.core_out[c] = cores_[c].Eval(SysCoreIn{});
+  }
+  // The commit-id allocator.
+  for (int c = 0; c < nc; ++c) {
+    y.cid_in.req |= y.core_out[c].cid_req << c;
+  }
+  y.cid_in.ack = 1;
+  y.cid_out = cid_arb_.Eval(y.cid_in);
+  // The request crossbar: its ready from the requests, its outputs from its FIFOs.
+  for (int c = 0; c < nc; ++c) {
+    if (y.core_out[c].req_valid != 0) {
+      XbarSetReq(xqp_, y.req_in, c, y.core_out[c].req_dst, XbarData{y.core_out[c].req_data});
+    }
+  }
+  y.req_out = xreq_.Eval(y.req_in);
+  // The partitions: their replies and maintenance data are registers; their request ready
+  // depends on the request crossbar's outputs, not on rep_ready_i.
+  for (int q = 0; q < np; ++q) {
+    SysPartIn& in = y.part_in[q];
+    in.part_idx = static_cast<uint64_t>(q);
+    in.req_valid = (y.req_out.out_valid >> q) & 1U;
+    in.req_src = y.req_out.out_src[q];
+    in.req_data = XbarOutData(xqp_, y.req_out, q)[0];
+    if (static_cast<size_t>(q) < bin.mt.size()) {
+      const SysMtIn& mt = bin.mt[q];
+      in.mt_valid = mt.valid;
+      in.mt_we = mt.we;
+      in.mt_addr = mt.addr;
+      in.mt_wdata = mt.wdata;
+    }
+    y.part_out[q] = parts_[q].Eval(in);
+  }
+  // The reply crossbar: always taken by the cores.
+  for (int q = 0; q < np; ++q) {
+    if (y.part_out[q].rep_valid != 0) {
+      XbarSetReq(xrp_, y.rep_in, q, y.part_out[q].rep_dst, XbarData{y.part_out[q].rep_data});
+    }
+  }
+  y.rep_in.out_ready = LowMask(nc);
+  y.rep_out = xrep_.Eval(y.rep_in);
+  for (int q = 0; q < np; ++q) {
+    y.part_in[q].rep_ready = (y.rep_out.req_ready >> q) & 1U;
+    y.req_in.out_ready |= y.part_out[q].req_ready << q;
+  }
+  // The cores' inputs.
+  for (int c = 0; c < nc; ++c) {
+    SysCoreIn& in = y.core_in[c];
+    in.core_idx = static_cast<uint64_t>(c);
+    in.start = bin.start;
+    in.cfg_wl = bin.cfg_wl;
+    in.cfg_threads = bin.cfg_threads;
+    in.cfg_objlog2 = bin.cfg_objlog2;
+    in.cfg_reads = bin.cfg_reads;
+    in.cfg_writes = bin.cfg_writes;
+    in.cfg_cold = bin.cfg_cold;
+    in.cfg_seed_hash = bin.cfg_seed_hash;
+    in.cid_gnt = (y.cid_out.gnt >> c) & 1U;
+    in.cid = cid_;
+    in.req_ready = (y.req_out.req_ready >> c) & 1U;
+    in.rep_valid = (y.rep_out.out_valid >> c) & 1U;
+    in.rep_src = y.rep_out.out_src[c];
+    in.rep_data = XbarOutData(xrp_, y.rep_out, c)[0];
+  }
+
+  // Quiet and errors.
+  y.quiet = req_cnt_ == 0 && rep_cnt_ == 0;
+  y.err = y.req_out.err != 0 || y.rep_out.err != 0;
+  for (int c = 0; c < nc; ++c) {
+    y.quiet = y.quiet && y.core_out[c].running == 0 && y.core_out[c].req_valid == 0;
+    y.err = y.err || y.core_out[c].err != 0;
+  }
+  for (int q = 0; q < np; ++q) {
+    y.quiet = y.quiet && y.part_out[q].busy == 0;
+    y.err = y.err || y.part_out[q].err != 0;
+  }
+  return y;
+}
+
+void SysBlocks::Tick(const SysBlocksCycle& y) {
+  const int nc = num_cores(), np = num_parts();
+  for (int c = 0; c < nc; ++c) {
+    cores_[c].Tick(y.core_in[c]);
+  }
+  cid_arb_.Tick(y.cid_in);
+  if (y.cid_out.gnt_valid != 0) {
+    cid_ = (cid_ + 1) & LowMask(p_.core.cid_w);
+  }
+  xreq_.Tick(y.req_in);
+  xrep_.Tick(y.rep_in);
+  for (int q = 0; q < np; ++q) {
+    parts_[q].Tick(y.part_in[q]);
+  }
+  req_cnt_ = req_cnt_ + std::popcount(y.req_in.req_valid & y.req_out.req_ready) -
+             std::popcount(y.req_out.out_valid & y.req_in.out_ready);
+  rep_cnt_ = rep_cnt_ + std::popcount(y.rep_in.req_valid & y.rep_out.req_ready) -
+             std::popcount(y.rep_out.out_valid & y.rep_in.out_ready);
+}
+
+SysFabric::SysFabric(const SysFabricParams& p) : p_(p), blocks_(p) {
   core_in_.resize(p.core.num_cores);
   core_out_.resize(p.core.num_cores);
   logw_.resize(p.core.num_cores);
@@ -129,16 +273,7 @@ SysFabric::SysFabric(const SysFabricParams& p)
 }
 
 void SysFabric::Reset() {
-  for (SysCoreModel& c : cores_) {
-    c.Reset();
-  }
-  for (SysPartModel& q : parts_) {
-    q.Reset();
-  }
-  xreq_.Reset();
-  xrep_.Reset();
-  cid_arb_.Reset();
-  cid_ = 0;
+  blocks_.Reset();
   phase_ = Phase::kIdle;
   cycle_ = start_cycle_ = 0;
   for (auto& d : pending_) {
@@ -182,7 +317,7 @@ void SysFabric::Begin(const SysRunConfig& cfg, const std::vector<uint32_t>& init
     pending_[q].clear();
   }
   for (uint64_t a = 0; a < init.size(); ++a) {
-    addrs_[SysPartOf(pp_, a)].push_back(a);
+    addrs_[SysPartOf(blocks_.part_params(), a)].push_back(a);
   }
   ctr_ = SysRunCounters{};
   for (int c = 0; c < num_cores(); ++c) {
@@ -192,106 +327,35 @@ void SysFabric::Begin(const SysRunConfig& cfg, const std::vector<uint32_t>& init
   phase_ = Phase::kInit;
 }
 
-bool SysFabric::XbarEmpty(const XbarModel& x) const {
-  for (int d = 0; d < x.params().num_dst; ++d) {
-    if (x.in_link(d) != 0 || x.in_fifo(d) != 0) {
-      return false;
-    }
-  }
-  return true;
-}
-
-std::string SysFabric::Describe() const {
-  std::ostringstream os;
-  for (int c = 0; c < num_cores(); ++c) {
-    const SysCoreModel& m = cores_[c];
-    os << "\n  core " << c << ": walker " << (m.walker_busy() ? "busy" : "idle") << " (slot "
-       << m.walker_slot() << ", fill state " << static_cast<int>(m.fill_state()) << "), slots";
-    for (int s = 0; s < p_.core.num_warps; ++s) {
-      os << " " << SysCoreModel::ToString(m.slot_state(s)) << "@pc"
-         << m.stack(s).Eval(TxSimtStackIn{}).top_pc;
-    }
-  }
-  for (int q = 0; q < num_parts(); ++q) {
-    os << "\n  partition " << q << ": busy " << parts_[q].Eval(SysPartIn{}).busy;
-  }
-  return os.str();
-}
-
 void SysFabric::Step() {
   const int nc = num_cores(), np = num_parts();
 
-  // The cores' outputs are registers.
-  for (int c = 0; c < nc; ++c) {
-    core_out_[c] = cores_[c].Eval(SysCoreIn{});
-  }
-  // The commit-id allocator.
-  RrArbIn ain;
-  for (int c = 0; c < nc; ++c) {
-    ain.req |= core_out_[c].cid_req << c;
-  }
-  ain.ack = 1;
-  const RrArbOut aout = cid_arb_.Eval(ain);
-  // The request crossbar: its ready from the requests, its outputs from its FIFOs.
-  XbarIn xq;
-  for (int c = 0; c < nc; ++c) {
-    if (core_out_[c].req_valid != 0) {
-      XbarSetReq(xqp_, xq, c, core_out_[c].req_dst, XbarData{core_out_[c].req_data});
-    }
-  }
-  const XbarOut xqo = xreq_.Eval(xq);
-  // The partitions: their replies and maintenance data are registers; their request ready
-  // depends on the request crossbar's outputs, not on rep_ready_i.
-  std::vector<SysPartIn> pin(np);
-  std::vector<SysPartOut> pout(np);
+  SysBlocksIn bin;
+  bin.start = phase_ == Phase::kStart;
+  bin.cfg_wl = static_cast<uint64_t>(cfg_.workload);
+  bin.cfg_threads = static_cast<uint64_t>(cfg_.threads);
+  bin.cfg_objlog2 = static_cast<uint64_t>(cfg_.objlog2);
+  bin.cfg_reads = static_cast<uint64_t>(cfg_.reads);
+  bin.cfg_writes = static_cast<uint64_t>(cfg_.writes);
+  bin.cfg_cold = static_cast<uint64_t>(cfg_.cold);
+  bin.cfg_seed_hash = seed_hash_;
+  bin.mt.resize(np);
   for (int q = 0; q < np; ++q) {
-    SysPartIn& in = pin[q];
-    in.part_idx = static_cast<uint64_t>(q);
-    in.req_valid = (xqo.out_valid >> q) & 1U;
-    in.req_src = xqo.out_src[q];
-    in.req_data = XbarOutData(xqp_, xqo, q)[0];
     if ((phase_ == Phase::kInit || phase_ == Phase::kReadBack) && pos_[q] < addrs_[q].size()) {
       const uint64_t a = addrs_[q][pos_[q]];
-      in.mt_valid = 1;
-      in.mt_we = phase_ == Phase::kInit;
-      in.mt_addr = a;
-      in.mt_wdata = phase_ == Phase::kInit ? init_[a] : 0;
-    }
-    pout[q] = parts_[q].Eval(in);
-  }
-  // The reply crossbar: always taken by the cores.
-  XbarIn xr;
-  for (int q = 0; q < np; ++q) {
-    if (pout[q].rep_valid != 0) {
-      XbarSetReq(xrp_, xr, q, pout[q].rep_dst, XbarData{pout[q].rep_data});
+      bin.mt[q].valid = 1;
+      bin.mt[q].we = phase_ == Phase::kInit;
+      bin.mt[q].addr = a;
+      bin.mt[q].wdata = phase_ == Phase::kInit ? init_[a] : 0;
     }
   }
-  xr.out_ready = LowMask(nc);
-  const XbarOut xro = xrep_.Eval(xr);
-  for (int q = 0; q < np; ++q) {
-    pin[q].rep_ready = (xro.req_ready >> q) & 1U;
-    xq.out_ready |= pout[q].req_ready << q;
-  }
-  // The cores' inputs.
-  for (int c = 0; c < nc; ++c) {
-    SysCoreIn& in = core_in_[c];
-    in = SysCoreIn{};
-    in.core_idx = static_cast<uint64_t>(c);
-    in.start = phase_ == Phase::kStart;
-    in.cfg_wl = static_cast<uint64_t>(cfg_.workload);
-    in.cfg_threads = static_cast<uint64_t>(cfg_.threads);
-    in.cfg_objlog2 = static_cast<uint64_t>(cfg_.objlog2);
-    in.cfg_reads = static_cast<uint64_t>(cfg_.reads);
-    in.cfg_writes = static_cast<uint64_t>(cfg_.writes);
-    in.cfg_cold = static_cast<uint64_t>(cfg_.cold);
-    in.cfg_seed_hash = seed_hash_;
-    in.cid_gnt = (aout.gnt >> c) & 1U;
-    in.cid = cid_;
-    in.req_ready = (xqo.req_ready >> c) & 1U;
-    in.rep_valid = (xro.out_valid >> c) & 1U;
-    in.rep_src = xro.out_src[c];
-    in.rep_data = XbarOutData(xrp_, xro, c)[0];
-  }
+  const SysBlocksCycle y = blocks_.Eval(bin);
+  const std::vector<SysPartIn>& pin = y.part_in;
+  const std::vector<SysPartOut>& pout = y.part_out;
+  const XbarOut& xqo = y.req_out;
+  const XbarOut& xro = y.rep_out;
+  core_in_ = y.core_in;
+  core_out_ = y.core_out;
 
   // Errors.
   for (int c = 0; c < nc; ++c) {
@@ -354,13 +418,7 @@ void SysFabric::Step() {
       next = Phase::kRun;
       break;
     case Phase::kRun: {
-      bool quiet = XbarEmpty(xreq_) && XbarEmpty(xrep_);
-      for (int c = 0; c < nc; ++c) {
-        quiet = quiet && core_out_[c].running == 0 && core_out_[c].req_valid == 0;
-      }
-      for (int q = 0; q < np; ++q) {
-        quiet = quiet && pout[q].busy == 0;
-      }
+      const bool quiet = y.quiet;
       ctr_.cycles = cycle_ - start_cycle_;
       if (quiet) {
         for (int q = 0; q < np; ++q) {
@@ -374,7 +432,7 @@ void SysFabric::Step() {
         if (ctr_.cycles > budget) {
           throw std::runtime_error("sys fabric: the run did not end within " +
                                    std::to_string(budget) + " cycles (deadlock?) at cycle " +
-                                   std::to_string(cycle_) + ":" + Describe());
+                                   std::to_string(cycle_) + ":" + blocks_.Describe());
         }
       }
       break;
@@ -405,18 +463,7 @@ void SysFabric::Step() {
   }
 
   // The clock edge.
-  for (int c = 0; c < nc; ++c) {
-    cores_[c].Tick(core_in_[c]);
-  }
-  cid_arb_.Tick(ain);
-  if (aout.gnt_valid != 0) {
-    cid_ = (cid_ + 1) & LowMask(p_.core.cid_w);
-  }
-  xreq_.Tick(xq);
-  xrep_.Tick(xr);
-  for (int q = 0; q < np; ++q) {
-    parts_[q].Tick(pin[q]);
-  }
+  blocks_.Tick(y);
   phase_ = next;
   ++cycle_;
 }

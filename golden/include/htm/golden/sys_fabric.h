@@ -7,12 +7,9 @@
 // allocator (one CidW-bit counter; each cycle a round-robin arbiter, RrArbModel, grants one
 // core's cid_req_o, which gets the counter, which then increments).
 //
-// Each cycle every model is evaluated once in an order that resolves the combinational paths:
-// the cores (every output a register), the allocator (from the cores' requests), the request
-// crossbar (its ready from the cores' requests, its outputs from its FIFOs), the partitions
-// (their request ready from the crossbar's outputs; their replies are registers), the reply
-// crossbar (its ready from the partitions' replies); then every model is ticked with the inputs
-// it saw. The reply crossbar's outputs are always taken (a core's reply port has no ready).
+// The composition is SysBlocks (below), which htm_sys's golden model (SysModel) runs too: each
+// cycle every model is evaluated once in an order that resolves the combinational paths, then
+// every model is ticked with the inputs it saw. SysFabric adds C++ run control.
 //
 // Run control, as phases advanced by Step(): Begin() queues a run; init writes the initial
 // memory through the partitions' maintenance ports (one word per cycle per partition, in address
@@ -107,6 +104,88 @@ struct SysRunCounters {
   uint64_t cu_msgs = 0;      // partitions' ev_cu_msg_o
 };
 
+/// A maintenance access offered to a partition (htm_sys_part's mt_* inputs).
+struct SysMtIn {
+  uint64_t valid = 0, we = 0, addr = 0, wdata = 0;
+};
+
+/// What every core's run inputs carry in a cycle: start_i and cfg_* (htm_sys_run's core_start_o
+/// and run_* outputs, or SysFabric's run control).
+struct SysBlocksIn {
+  uint64_t start = 0;
+  uint64_t cfg_wl = 0, cfg_threads = 0, cfg_objlog2 = 0, cfg_reads = 0, cfg_writes = 0,
+           cfg_cold = 0, cfg_seed_hash = 0;
+  /// Per partition: its maintenance port's inputs (missing entries: idle).
+  std::vector<SysMtIn> mt;
+};
+
+/// Every block's inputs and outputs in one cycle, as SysBlocks::Eval resolves them.
+struct SysBlocksCycle {
+  std::vector<SysCoreIn> core_in;
+  std::vector<SysCoreOut> core_out;
+  std::vector<SysPartIn> part_in;
+  std::vector<SysPartOut> part_out;
+  RrArbIn cid_in;
+  RrArbOut cid_out;
+  XbarIn req_in, rep_in;
+  XbarOut req_out, rep_out;
+  /// No core running or holding a request, no partition busy, both crossbars empty (their
+  /// in-flight counters zero): htm_sys's quiet.
+  bool quiet = false;
+  /// Some block's err output.
+  bool err = false;
+};
+
+/// The subsystem's blocks as htm_sys composes them (docs/htm_sys.md, "htm_sys"), without run
+/// control: C cores (core index c), the request crossbar (C -> P), the P partitions, the reply
+/// crossbar (P -> C, always taken), the commit-id allocator (a CidW-bit counter and a
+/// round-robin arbiter over the cores' cid_req_o; the winner gets the counter, which then
+/// increments) and the crossbars' in-flight counters (+1 per message taken at an input, -1 per
+/// message taken at an output). Eval resolves one cycle's combinational paths in this order:
+/// the cores (every output a register), the allocator (from the cores' requests), the request
+/// crossbar (its ready from the cores' requests, its outputs from its FIFOs), the partitions
+/// (their request ready from the crossbar's outputs; their replies are registers), the reply
+/// crossbar (its ready from the partitions' replies); Tick clocks every block with the inputs
+/// Eval gave it.
+class SysBlocks {
+ public:
+  /// Throws std::invalid_argument on parameters a model does not accept.
+  explicit SysBlocks(const SysFabricParams& p);
+
+  /// Resets every model, the allocator's counter and the in-flight counters (memory keeps its
+  /// contents).
+  void Reset();
+  SysBlocksCycle Eval(const SysBlocksIn& in) const;
+  void Tick(const SysBlocksCycle& c);
+
+  const SysFabricParams& params() const { return p_; }
+  int num_cores() const { return p_.core.num_cores; }
+  int num_parts() const { return p_.core.num_parts; }
+  const SysCoreModel& core(int c) const { return cores_[c]; }
+  const SysPartModel& part(int p) const { return parts_[p]; }
+  const XbarModel& req_xbar() const { return xreq_; }
+  const XbarModel& rep_xbar() const { return xrep_; }
+  const SysPartParams& part_params() const { return pp_; }
+  /// Messages taken at the request (reply) crossbar's inputs and not yet at its outputs.
+  uint64_t req_in_flight() const { return req_cnt_; }
+  uint64_t rep_in_flight() const { return rep_cnt_; }
+  /// The cores' and the partitions' states, for a deadlock's message.
+  std::string Describe() const;
+
+ private:
+  static const SysFabricParams& Checked(const SysFabricParams& p);
+
+  SysFabricParams p_;
+  SysPartParams pp_;
+  XbarParams xqp_, xrp_;
+  std::vector<SysCoreModel> cores_;
+  std::vector<SysPartModel> parts_;
+  XbarModel xreq_, xrep_;
+  RrArbModel cid_arb_;
+  uint64_t cid_ = 0;
+  uint64_t req_cnt_ = 0, rep_cnt_ = 0;
+};
+
 class SysFabric {
  public:
   enum class Phase : uint8_t { kIdle, kInit, kStart, kRun, kReadBack, kDone };
@@ -146,24 +225,15 @@ class SysFabric {
   const SysFabricParams& params() const { return p_; }
   int num_cores() const { return p_.core.num_cores; }
   int num_parts() const { return p_.core.num_parts; }
-  const SysCoreModel& core(int c) const { return cores_[c]; }
-  const SysPartModel& part(int p) const { return parts_[p]; }
-  const XbarModel& req_xbar() const { return xreq_; }
-  const XbarModel& rep_xbar() const { return xrep_; }
+  const SysCoreModel& core(int c) const { return blocks_.core(c); }
+  const SysPartModel& part(int p) const { return blocks_.part(p); }
+  const XbarModel& req_xbar() const { return blocks_.req_xbar(); }
+  const XbarModel& rep_xbar() const { return blocks_.rep_xbar(); }
+  const SysBlocks& blocks() const { return blocks_; }
 
  private:
-  static const SysFabricParams& Checked(const SysFabricParams& p);
-  bool XbarEmpty(const XbarModel& x) const;
-  std::string Describe() const;  // the cores' states, for a deadlock's message
-
   SysFabricParams p_;
-  SysPartParams pp_;
-  XbarParams xqp_, xrp_;
-  std::vector<SysCoreModel> cores_;
-  std::vector<SysPartModel> parts_;
-  XbarModel xreq_, xrep_;
-  RrArbModel cid_arb_;
-  uint64_t cid_ = 0;
+  SysBlocks blocks_;
 
   Phase phase_ = Phase::kIdle;
   uint64_t cycle_ = 0, start_cycle_ = 0;
