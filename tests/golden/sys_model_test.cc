@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Model-only tests of htm_sys's golden model (SysModel: the subsystem's blocks under
+// htm_sys_run's model), driven from its ports as a host drives the RTL: a start with a
+// configuration, then cycles until done_o. ATM-P, HT-P and EB-P run in the fabric
+// configurations of sys_core_model_test.cc and pass the run control's own check (check_ok_o);
+// the final memory, read from the partition models, passes the workload's Check(); the commit
+// counter equals the threads, and the counters of commits and aborts equal the decisions on the
+// commit-log streams; a refused configuration ends at once with its code.
+#include "htm/golden/sys_model.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "htm/configs/htm_sys_part.h"
+#include "htm/workloads/gpu/proto.h"
+
+namespace htm::golden {
+namespace {
+
+namespace proto = ::htm::gpu::proto;
+
+// The configurations of sys_core_model_test.cc: the core's `default`, `small` and `one` with
+// the commit units and crossbar links there.
+SysParams Params(const SysCoreParams& c, int ring, int buf, int tags, int sets, int ways,
+                 int hashes, int slots, int scrub, int lat, int depth) {
+  return SysParams{.num_cores = c.num_cores,
+                   .num_warps = c.num_warps,
+                   .warp_size = c.warp_size,
+                   .num_parts = c.num_parts,
+                   .addr_w = c.addr_w,
+                   .ilv_log2 = c.ilv_log2,
+                   .cid_w = c.cid_w,
+                   .max_reads = c.max_reads,
+                   .max_writes = c.max_writes,
+                   .alloc_retry = c.alloc_retry,
+                   .ring_size = ring,
+                   .buf_words = buf,
+                   .val_tags = tags,
+                   .lwh_sets = sets,
+                   .lwh_ways = ways,
+                   .lwh_bf_hashes = hashes,
+                   .lwh_bf_slots = slots,
+                   .lwh_scrub_interval = scrub,
+                   .xbar_latency = lat,
+                   .xbar_fifo_depth = depth};
+}
+
+SysParams SysDefault() {
+  const SysPartParams& cu = configs::htm_sys_part::kDefault;
+  return Params(SysCoreParams{.num_cores = 4,
+                              .num_warps = 4,
+                              .warp_size = 8,
+                              .num_parts = 2,
+                              .addr_w = 13,
+                              .ilv_log2 = 6,
+                              .cid_w = 10,
+                              .max_reads = 8,
+                              .max_writes = 4,
+                              .alloc_retry = 8},
+                cu.ring_size, cu.buf_words, cu.val_tags, cu.lwh_sets, cu.lwh_ways, cu.lwh_bf_hashes,
+                cu.lwh_bf_slots, cu.lwh_scrub_interval, 4, 8);
+}
+
+SysParams SysSmall() {
+  return Params(SysCoreParams{.num_cores = 2,
+                              .num_warps = 2,
+                              .warp_size = 4,
+                              .num_parts = 2,
+                              .addr_w = 9,
+                              .ilv_log2 = 2,
+                              .cid_w = 8,
+                              .max_reads = 8,
+                              .max_writes = 4,
+                              .alloc_retry = 3},
+                4, 32, 3, 4, 2, 2, 4, 4, 2, 2);
+}
+
+SysParams SysOne() {
+  return Params(SysCoreParams{.num_cores = 1,
+                              .num_warps = 1,
+                              .warp_size = 1,
+                              .num_parts = 1,
+                              .addr_w = 8,
+                              .ilv_log2 = 0,
+                              .cid_w = 6,
+                              .max_reads = 3,
+                              .max_writes = 4,
+                              .alloc_retry = 1},
+                2, 8, 1, 1, 1, 1, 1, 2, 1, 1);
+}
+
+uint64_t WlOf(proto::Kind k) {
+  return static_cast<uint64_t>(k == proto::Kind::kAtm  ? SysWl::kAtm
+                               : k == proto::Kind::kHt ? SysWl::kHt
+                                                       : SysWl::kEb);
+}
+
+proto::Params Wl(proto::Kind k, int threads, int objlog2, uint32_t seed, int r = 0, int w = 0,
+                 int c = 0) {
+  return proto::Params{.kind = k,
+                       .threads = threads,
+                       .objects_log2 = objlog2,
+                       .reads = r,
+                       .writes = w,
+                       .cold = c,
+                       .seed = seed};
+}
+
+SysIn StartOf(const proto::Params& w) {
+  SysIn in;
+  in.start = 1;
+  in.cfg_wl = WlOf(w.kind);
+  in.cfg_threads = static_cast<uint64_t>(w.threads);
+  in.cfg_objlog2 = static_cast<uint64_t>(w.objects_log2);
+  in.cfg_reads = static_cast<uint64_t>(w.reads);
+  in.cfg_writes = static_cast<uint64_t>(w.writes);
+  in.cfg_cold = static_cast<uint64_t>(w.cold);
+  in.cfg_seed = w.seed;
+  return in;
+}
+
+// What a run gave at its ports.
+struct Run {
+  uint64_t cycles = 0;        // from the start to done_o
+  std::vector<uint64_t> ctr;  // ctr_o for ctr_sel_i 0..7 at done_o
+  uint64_t log_commits = 0, log_aborts = 0;
+  std::vector<int> thread_commits;  // per thread: commit decisions on the log streams
+  SysOut out;                       // the ports at done_o
+};
+
+// Starts a run and steps until done_o (at most `budget` cycles).
+Run RunToDone(SysModel& m, const SysIn& start, uint64_t budget) {
+  Run r;
+  r.thread_commits.assign(start.cfg_threads, 0);
+  SysIn in = start;
+  m.Tick(in);
+  in.start = 0;
+  for (r.cycles = 1; r.cycles <= budget; ++r.cycles) {
+    const SysOut o = m.Eval(in);
+    EXPECT_EQ(o.err, 0U) << "err_o at cycle " << r.cycles;
+    for (int c = 0; c < m.params().num_cores; ++c) {
+      if (((o.logd_valid >> c) & 1U) == 0) {
+        continue;
+      }
+      if (o.logd_commit[c] != 0) {
+        ++r.log_commits;
+        if (o.logd_thread[c] < r.thread_commits.size()) {
+          ++r.thread_commits[o.logd_thread[c]];
+        }
+      } else {
+        ++r.log_aborts;
+      }
+    }
+    if (o.done != 0) {
+      r.out = o;
+      for (uint64_t sel = 0; sel < 8; ++sel) {
+        in.ctr_sel = sel;
+        r.ctr.push_back(m.Eval(in).ctr);
+      }
+      return r;
+    }
+    m.Tick(in);
+  }
+  ADD_FAILURE() << "no done_o within " << budget << " cycles";
+  return r;
+}
+
+void RunWorkload(SysModel& m, const proto::Params& w, const char* config) {
+  const auto wl = proto::Make(w);
+  const uint64_t budget = 200000 + 4000 * static_cast<uint64_t>(w.threads);
+  const Run r = RunToDone(m, StartOf(w), budget);
+  if (r.ctr.empty()) {
+    return;
+  }
+  std::printf(
+      "%-7s %-5s T %4d obj 2^%d R%d W%d C%d seed %u: %6llu cycles (%6llu run), %4llu "
+      "commits, %4llu aborts, %4llu alloc fails\n",
+      config, proto::ToString(w.kind), w.threads, w.objects_log2, w.reads, w.writes, w.cold, w.seed,
+      static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.ctr[0]),
+      static_cast<unsigned long long>(r.ctr[1]), static_cast<unsigned long long>(r.ctr[2]),
+      static_cast<unsigned long long>(r.ctr[3]));
+  EXPECT_EQ(r.out.cfg_err, 0U);
+  EXPECT_EQ(r.out.busy, 0U);
+  EXPECT_EQ(r.out.check_ok, 1U) << "check code " << r.out.check_code << " index "
+                                << r.out.check_idx;
+  EXPECT_EQ(r.out.check_code, 0U);
+  const std::vector<uint32_t> mem = m.ReadMemory(wl->Init().size());
+  EXPECT_EQ(wl->Check(mem), "");
+  EXPECT_EQ(r.ctr[1], static_cast<uint64_t>(w.threads));
+  EXPECT_EQ(r.ctr[1], r.log_commits);
+  EXPECT_EQ(r.ctr[2], r.log_aborts);
+  EXPECT_EQ(r.ctr[7], 0U);
+  EXPECT_GT(r.ctr[0], 0U);
+  EXPECT_LT(r.ctr[0], r.cycles);
+  EXPECT_GT(r.ctr[4], 0U);  // loads
+  EXPECT_GT(r.ctr[5], 0U);  // commit-unit messages
+  for (size_t t = 0; t < r.thread_commits.size(); ++t) {
+    EXPECT_EQ(r.thread_commits[t], 1) << "thread " << t;
+  }
+}
+
+struct Case {
+  const char* name;
+  SysParams params;
+  std::vector<proto::Params> runs;
+};
+
+std::vector<Case> Cases() {
+  using K = proto::Kind;
+  return {
+      {"default",
+       SysDefault(),
+       {proto::ParamsAt(K::kAtm, gpu::Scale::kSmall, 1),
+        proto::ParamsAt(K::kHt, gpu::Scale::kSmall, 1),
+        proto::ParamsAt(K::kEb, gpu::Scale::kSmall, 1), Wl(K::kAtm, 100, 4, 2),
+        Wl(K::kHt, 77, 2, 4), Wl(K::kEb, 90, 4, 6, 0, 2, 2), Wl(K::kEb, 61, 5, 7, 4, 0, 3)}},
+      {"small",
+       SysSmall(),
+       {Wl(K::kAtm, 100, 4, 1), Wl(K::kAtm, 37, 1, 2), Wl(K::kHt, 60, 3, 3), Wl(K::kHt, 21, 1, 4),
+        Wl(K::kEb, 50, 4, 5, 2, 1, 1), Wl(K::kEb, 30, 2, 6, 0, 2, 2)}},
+      {"one",
+       SysOne(),
+       {Wl(K::kAtm, 20, 2, 1), Wl(K::kAtm, 9, 1, 2), Wl(K::kHt, 20, 2, 3), Wl(K::kHt, 7, 1, 4),
+        Wl(K::kEb, 12, 2, 5, 1, 1, 1), Wl(K::kEb, 8, 3, 8, 0, 0, 2)}},
+  };
+}
+
+TEST(SysModel, PrototypeWorkloadsRunFromThePortsInEveryConfiguration) {
+  for (const Case& k : Cases()) {
+    SCOPED_TRACE(k.name);
+    SysModel m(k.params);
+    for (const proto::Params& w : k.runs) {
+      SCOPED_TRACE(std::string(proto::ToString(w.kind)) + " seed " + std::to_string(w.seed));
+      RunWorkload(m, w, k.name);
+      if (testing::Test::HasFailure()) {
+        return;
+      }
+    }
+  }
+}
+
+TEST(SysModel, ARefusedConfigurationEndsAtOnceWithItsCode) {
+  SysModel m(SysSmall());
+  // An unknown workload (code 1), then no threads (code 2), then a run that is taken.
+  SysIn in = StartOf(Wl(proto::Kind::kAtm, 10, 2, 1));
+  in.cfg_wl = 3;
+  m.Tick(in);
+  in.start = 0;
+  SysOut o = m.Eval(in);
+  EXPECT_EQ(o.done, 1U);
+  EXPECT_EQ(o.busy, 0U);
+  EXPECT_EQ(o.cfg_err, 1U);
+  EXPECT_EQ(o.cfg_err_code, 1U);
+  EXPECT_EQ(o.check_code, 0U);
+  for (uint64_t sel = 0; sel < 8; ++sel) {
+    in.ctr_sel = sel;
+    EXPECT_EQ(m.Eval(in).ctr, 0U) << "counter " << sel;
+  }
+  in = StartOf(Wl(proto::Kind::kAtm, 10, 2, 1));
+  in.cfg_threads = 0;
+  m.Tick(in);
+  in.start = 0;
+  o = m.Eval(in);
+  EXPECT_EQ(o.done, 1U);
+  EXPECT_EQ(o.cfg_err, 1U);
+  EXPECT_EQ(o.cfg_err_code, 2U);
+  // More memory than 2^AddrW words (code 4): HT-P with 2^8 buckets needs 768 + 2T > 512.
+  in = StartOf(Wl(proto::Kind::kHt, 10, 8, 1));
+  m.Tick(in);
+  in.start = 0;
+  o = m.Eval(in);
+  EXPECT_EQ(o.cfg_err, 1U);
+  EXPECT_EQ(o.cfg_err_code, 4U);
+  // The same model then runs a configuration it accepts.
+  RunWorkload(m, Wl(proto::Kind::kAtm, 10, 2, 1), "small");
+}
+
+TEST(SysModel, BadParametersAreRejected) {
+  SysParams p = SysSmall();
+  p.num_parts = 3;
+  EXPECT_THROW(SysModel{p}, std::invalid_argument);
+  p = SysSmall();
+  p.xbar_fifo_depth = 0;
+  EXPECT_THROW(SysModel{p}, std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace htm::golden
