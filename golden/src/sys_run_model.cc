@@ -195,6 +195,8 @@ void SysRunModel::Tick(const SysRunIn& in) {
   const Phase phase = phase_;
 
   // Counters: every cycle of Start and Run; the cycle counter not in Run's quiet cycle.
+  // Choice: "that cycle is not counted" (Run) applies to the cycle counter only; the events of
+  // the quiet cycle are counted ("events in every cycle of Start and Run").
   if (phase == Phase::kStart || phase == Phase::kRun) {
     const bool leaving = phase == Phase::kRun && in.quiet != 0 && seen_busy_;
     const uint64_t cm = LowMask(p_.num_cores), pm = LowMask(p_.num_parts);
@@ -228,6 +230,8 @@ void SysRunModel::Tick(const SysRunIn& in) {
         check_code_ = 0;
         check_idx_ = 0;
         ctr_.fill(0);
+        // Choice: Init's and Run's registers (ia, cnt, init_sum, seen_busy) are cleared at a
+        // taken start.
         seed_sent_ = false;
         ia_ = 0;
         cnt_ = 0;
@@ -237,6 +241,8 @@ void SysRunModel::Tick(const SysRunIn& in) {
       }
       break;
     case Phase::kSeed:
+      // Choice: the draws of Seed and of HKey carry tag 0 (only Init's results are told apart
+      // by their tags); a word that is not drawn enters with a = 0 and b = seed_hash.
       if (!seed_sent_) {
         din.in_valid = 1;
         din.a = seed_;

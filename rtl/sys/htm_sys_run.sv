@@ -362,6 +362,8 @@ module htm_sys_run #(
     leaving     = phase_q == PRun && quiet_i && seen_busy_q;
 
     // Counters: every cycle of Start and Run; the cycle counter not in Run's quiet cycle.
+    // Choice: "that cycle is not counted" (Run) applies to the cycle counter only; the events of
+    // the quiet cycle are counted ("events in every cycle of Start and Run").
     if (phase_q == PStart || phase_q == PRun) begin
       ctr_d[0] = ctr_q[0] + CtrW'(!leaving);
       ctr_d[1] = ctr_q[1] + CtrW'($countones(ev_commit_i));
@@ -392,6 +394,8 @@ module htm_sys_run #(
           for (int i = 0; i < 7; i++) begin
             ctr_d[i] = '0;
           end
+          // Choice: Init's and Run's registers (ia, cnt, init_sum, seen_busy) are cleared at a
+          // taken start.
           seed_sent_d = 1'b0;
           ia_d        = '0;
           cnt_d       = '0;
@@ -401,6 +405,8 @@ module htm_sys_run #(
         end
       end
       PSeed: begin
+        // Choice: the draws of Seed and of HKey carry tag 0 (only Init's results are told apart
+        // by their tags); a word that is not drawn enters with a = 0 and b = seed_hash.
         if (!seed_sent_q) begin
           dr_in_valid = 1'b1;
           dr_a        = seed_q;
