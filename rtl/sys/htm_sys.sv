@@ -22,6 +22,11 @@
 //     out_ready), zero.
 // The commit-log port is the cores' logw and logd streams side by side (element c from core c);
 // err_o is the OR of every core's, partition's and crossbar's err_o (each sticky).
+//
+// Where docs/htm_sys.md leaves a choice, the reading taken is marked "Choice:" below.
+//
+// Status: written to docs/htm_sys.md; Verilator-lint clean in default, small and one, parsed by
+// Yosys; not yet in rtl/files.f nor registered in cmake, so no test in the tree runs it yet.
 `include "htm_assert.svh"
 
 module htm_sys #(
@@ -93,7 +98,8 @@ module htm_sys #(
   localparam int unsigned RouteW = SlotW + LaneW;
   localparam int unsigned ReqW   = 4 + CidW + RouteW + AddrW + DataW;
   localparam int unsigned RepW   = 5 + CidW + RouteW + DataW;
-  // In-flight counters: at most NumDst * FifoDepth messages in a crossbar (its credits).
+  // Choice: the in-flight counters are $clog2(NumDst * FifoDepth + 1) bits wide: a crossbar
+  // holds at most NumDst * FifoDepth messages (its credits), so they never wrap.
   localparam int unsigned ReqCntW = $clog2(NumParts * XbarFifoDepth + 1);
   localparam int unsigned RepCntW = $clog2(NumCores * XbarFifoDepth + 1);
 
@@ -235,6 +241,8 @@ module htm_sys #(
   logic             cid_gnt_valid;
   logic [CoreW-1:0] cid_gnt_idx_unused, cid_prio_unused;
 
+  // Choice: ack_i is 1, as golden::SysFabric's allocator; the page's "ack = a grant" is the
+  // same arbiter, whose pointer moves only when some requester is granted.
   htm_rr_arb #(.NumReq(NumCores)) u_cid_arb (
     .clk_i,
     .rst_ni,
