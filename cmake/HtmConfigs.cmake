@@ -588,6 +588,29 @@ htm_config(htm_sys_core one CYCLES 300000 NETLIST_CYCLES 100000
   NumCores=1 NumWarps=1 WarpSize=1 NumParts=1 AddrW=8 IlvLog2=0 CidW=6
   MaxReads=3 MaxWrites=4 AllocRetry=1)
 
+htm_block(htm_sys_run
+  PORTS htm::golden::SysRunPorts
+  BENCH htm::tb::SysRunBench
+  BENCH_HEADER htm/tb/benches/sys_run_bench.h
+  DEF golden/include/htm/golden/ports/htm_sys_run.def)
+
+# The prototype subsystem's run control (docs/htm_sys.md) for four cores and two partitions of
+# 4096 words in 64-word stripes: the memory it initialises and checks is the whole 8192-word
+# global memory of htm_sys_core's `default`. Its bench stands in for the partitions (random
+# back-pressure, a read's word 2 to 4 cycles after the read is taken) and for the run (the final
+# memory written at the start, correct or corrupted); about 1.7 million cycles per second, so
+# the cycles are some thousand runs.
+htm_config(htm_sys_run default CYCLES 5000000 NETLIST_CYCLES 600000
+  NumCores=4 NumParts=2 AddrW=13 IlvLog2=6 MaxReads=8 MaxWrites=4)
+# Small: the 512 words of htm_sys_core's `small` in 4-word stripes, so that runs are short and
+# many workloads are refused for their size.
+htm_config(htm_sys_run small CYCLES 5000000 NETLIST_CYCLES 600000
+  NumCores=2 NumParts=2 AddrW=9 IlvLog2=2 MaxReads=8 MaxWrites=4)
+# Degenerate: one core, one partition of 256 words, the fewest log rows (ATM-P's 3 reads), so
+# that EB-P's wide transactions are refused.
+htm_config(htm_sys_run one CYCLES 5000000 NETLIST_CYCLES 600000
+  NumCores=1 NumParts=1 AddrW=8 IlvLog2=0 MaxReads=3 MaxWrites=4)
+
 htm_block(htm_uart_tx
   PORTS htm::golden::UartTxPorts
   BENCH htm::tb::UartTxBench

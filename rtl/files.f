@@ -35,5 +35,7 @@ rtl/sys/htm_sys_draw.sv
 rtl/sys/htm_xbar.sv
 rtl/sys/htm_sys_part.sv
 rtl/sys/htm_sys_core.sv
+rtl/sys/htm_sys_run.sv
+rtl/sys/htm_sys.sv
 rtl/proto/htm_uart_tx.sv
 rtl/proto/htm_uart_rx.sv

@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include "htm/tb/sys_run_memory.h"
 #include "htm/workloads/gpu/proto.h"
 #include "htm/workloads/gpu/workload.h"
 
@@ -125,47 +126,10 @@ void SetCfg(SysRunIn& in, const proto::Params& w) {
   in.cfg_seed = w.seed;
 }
 
-// The final memory of a correct execution: the workload's transactions applied one after
-// another to its initial memory.
+// The final memory of a correct execution (tb::SysRunFinalMemory), checked by the workload.
 std::vector<uint32_t> FinalMemory(const proto::Params& w) {
-  auto wl = proto::Make(w);
-  std::vector<uint32_t> mem = wl->Init();
-  const uint32_t h = proto::SeedHash(w.seed);
-  const uint32_t a = 1u << w.objects_log2;
-  const auto t_end = static_cast<uint32_t>(w.threads);
-  for (uint32_t t = 0; t < t_end; ++t) {
-    switch (w.kind) {
-      case proto::Kind::kAtm: {
-        const uint32_t from = proto::Draw(h, proto::kAtmFrom, t) & (a - 1);
-        uint32_t off = proto::Draw(h, proto::kAtmTo, t) & (a - 1);
-        off = off == 0 ? 1 : off;
-        const uint32_t amount = mem[a + (proto::Draw(h, proto::kAtmAmount, t) & 0xFu)];
-        mem[from] -= amount;
-        mem[from ^ off] += amount;
-        break;
-      }
-      case proto::Kind::kHt: {
-        const uint32_t key = proto::Draw(h, proto::kHtKey, t);
-        const uint32_t b = proto::LowBias32(key ^ proto::kHtBucketSalt) & (a - 1);
-        const uint32_t node = 2 * a + 2 * t;
-        mem[node] = key;
-        mem[node + 1] = mem[b];
-        mem[b] = node;
-        ++mem[a + b];
-        break;
-      }
-      case proto::Kind::kEb:
-        for (int k = 0; k < w.writes; ++k) {
-          ++mem[(proto::Draw(h, proto::kEbWrite, t) + static_cast<uint32_t>(k)) & (a - 1)];
-        }
-        for (int k = 0; k < w.cold; ++k) {
-          ++mem[a + static_cast<uint32_t>(k) * t_end + t];
-        }
-        break;
-    }
-  }
-  const std::string why = wl->Check(mem);
-  EXPECT_EQ(why, "") << "the test's own final memory is wrong";
+  std::vector<uint32_t> mem = tb::SysRunFinalMemory(w);
+  EXPECT_EQ(proto::Make(w)->Check(mem), "") << "the test's own final memory is wrong";
   return mem;
 }
 
