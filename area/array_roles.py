@@ -163,6 +163,42 @@ ROLES['htm_sys_part'] = {
     **{f'u_cu.{name}': role for name, role in ROLES['htm_commit_unit'].items()},
 }
 
+# The FPGA prototype's SIMT core (docs/htm_sys_core.md): per warp slot its read and write logs,
+# the lanes' choices and registers (LUT RAM on the FPGA); the walker's commit ids.
+_CORE = 'SIMT core state (FPGA prototype)'
+ROLES['htm_sys_core'] = {
+    'g_slot[*].rl_addr_q': Role(RAM, 'logs', 'read and write logs (FPGA prototype)',
+                                'read log: addresses'),
+    'g_slot[*].rl_val_q': Role(RAM, 'logs', 'read and write logs (FPGA prototype)',
+                               'read log: values'),
+    'g_slot[*].wl_addr_q': Role(RAM, 'logs', 'read and write logs (FPGA prototype)',
+                                'write log: addresses'),
+    'g_slot[*].wl_val_q': Role(RAM, 'logs', 'read and write logs (FPGA prototype)',
+                               'write log: values'),
+    **{f'g_slot[*].{r}_q': Role(RAM, 'lanes', _CORE, f'the lanes\' {what}')
+       for r, what in (('c0', 'first choices'), ('c1', 'second choices'),
+                       ('c2', 'third choices'), ('r0', 'register r0'), ('r1', 'register r1'),
+                       ('r2', 'register r2'))},
+    'cid_q': Role(RAM, 'lanes', _CORE, 'the walker\'s commit id per lane'),
+}
+
+# The prototype's run control (docs/htm_sys.md): the initialisation queue and the counters.
+ROLES['htm_sys_run'] = {
+    'u_queue.mem_q': Role(RAM, 'fifo', 'FIFO storage (primitive)', 'the initialisation queue'),
+    'ctr_q': Role(RAM, 'counters', 'performance counters (FPGA prototype)', 'the counters'),
+}
+
+# The subsystem (docs/htm_sys.md): its blocks with their roles.
+ROLES['htm_sys'] = {
+    **{f'g_core[*].u_core.{n}': r for n, r in ROLES['htm_sys_core'].items()},
+    **{f'g_part[*].u_part.{n}': r for n, r in ROLES['htm_sys_part'].items()},
+    **{f'u_run.{n}': r for n, r in ROLES['htm_sys_run'].items()},
+    'u_req_xbar.g_dst[*].u_fifo.mem_q': Role(RAM, 'fifo', 'FIFO storage (primitive)',
+                                             'request crossbar queues'),
+    'u_rep_xbar.g_dst[*].u_fifo.mem_q': Role(RAM, 'fifo', 'FIFO storage (primitive)',
+                                             'reply crossbar queues'),
+}
+
 _INDEX = re.compile(r'\[\d+\]')
 
 

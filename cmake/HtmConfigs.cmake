@@ -611,6 +611,41 @@ htm_config(htm_sys_run small CYCLES 5000000 NETLIST_CYCLES 600000
 htm_config(htm_sys_run one CYCLES 5000000 NETLIST_CYCLES 600000
   NumCores=1 NumParts=1 AddrW=8 IlvLog2=0 MaxReads=3 MaxWrites=4)
 
+htm_block(htm_sys
+  PORTS htm::golden::SysPorts
+  BENCH htm::tb::SysBench
+  BENCH_HEADER htm/tb/benches/sys_bench.h
+  DEF golden/include/htm/golden/ports/htm_sys.def)
+
+# The prototype's subsystem (docs/htm_sys.md) in htm_sys_core's `default`: four cores of four
+# warp slots of 8 lanes, two partitions of 4096 words, 10-bit commit ids, and the partitions'
+# and crossbars' parameters htm_sys_core's bench runs it with (a 16-entry ring, 256 buffer words,
+# a 64 x 2 LWH, four-stage crossbars of eight entries). The bench drives whole runs from the
+# ports (about 70 000 cycles per second: the cycles are some ten runs). The netlists (25 MB of
+# Verilated C++ already in `one`, the memories as flip-flops) run in make regress; `default` is
+# built only there (LONG: four cores); `small`'s and `one`'s RTL lockstep, and `one`'s ECP5
+# synthesis (under a minute) and area, run in make test.
+htm_config(htm_sys default LONG CYCLES 300000 NETLIST_CYCLES 15000
+  NumCores=4 NumWarps=4 WarpSize=8 NumParts=2 AddrW=13 IlvLog2=6 CidW=10
+  MaxReads=8 MaxWrites=4 AllocRetry=8
+  RingSize=16 BufWords=256 ValTags=4 LwhSets=64 LwhWays=2 LwhBfHashes=2 LwhBfSlots=64
+  LwhScrubInterval=3 XbarLatency=4 XbarFifoDepth=8)
+# Small: htm_sys_core's `small` (two cores of two slots of 4 lanes, 512 words, 8-bit commit ids)
+# with a four-entry ring (Allocs fail and retry), 32 buffer words and two-stage crossbars of two
+# entries (credits run out).
+htm_config(htm_sys small LONG_NETLIST CYCLES 600000 NETLIST_CYCLES 15000
+  NumCores=2 NumWarps=2 WarpSize=4 NumParts=2 AddrW=9 IlvLog2=2 CidW=8
+  MaxReads=8 MaxWrites=4 AllocRetry=3
+  RingSize=4 BufWords=32 ValTags=3 LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4
+  LwhScrubInterval=4 XbarLatency=2 XbarFifoDepth=2)
+# Degenerate: htm_sys_core's `one` (one core of one lane, one partition of 256 words), a
+# two-entry ring, eight buffer words, a one-entry LWH, one-stage crossbars of one entry.
+htm_config(htm_sys one LONG_NETLIST CYCLES 1000000 NETLIST_CYCLES 100000
+  NumCores=1 NumWarps=1 WarpSize=1 NumParts=1 AddrW=8 IlvLog2=0 CidW=6
+  MaxReads=3 MaxWrites=4 AllocRetry=1
+  RingSize=2 BufWords=8 ValTags=1 LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1
+  LwhScrubInterval=2 XbarLatency=1 XbarFifoDepth=1)
+
 htm_block(htm_uart_tx
   PORTS htm::golden::UartTxPorts
   BENCH htm::tb::UartTxBench
