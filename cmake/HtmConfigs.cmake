@@ -622,9 +622,9 @@ htm_block(htm_sys
 # and crossbars' parameters htm_sys_core's bench runs it with (a 16-entry ring, 256 buffer words,
 # a 64 x 2 LWH, four-stage crossbars of eight entries). The bench drives whole runs from the
 # ports (about 70 000 cycles per second: the cycles are some ten runs). The netlists (25 MB of
-# Verilated C++ already in `one`, the memories as flip-flops) run in make regress; `default` is
-# built only there (LONG: four cores); `small`'s and `one`'s RTL lockstep, and `one`'s ECP5
-# synthesis (under a minute) and area, run in make test.
+# Verilated C++ already in `one`, the memories as flip-flops) run in make regress; the RTL
+# lockstep of every configuration, and `one`'s ECP5 synthesis (under a minute) and area, run in
+# make test (`default`'s and `small`'s syntheses in make fpga).
 htm_config(htm_sys default LONG CYCLES 300000 NETLIST_CYCLES 15000
   NumCores=4 NumWarps=4 WarpSize=8 NumParts=2 AddrW=13 IlvLog2=6 CidW=10
   MaxReads=8 MaxWrites=4 AllocRetry=8
