@@ -25,96 +25,13 @@
 #include "htm/golden/sys_fabric.h"
 #include "htm/tb/sys_core_env.h"
 #include "htm/workloads/gpu/proto.h"
+#include "sys_test_configs.h"
 
 namespace htm::golden {
 namespace {
 
 namespace proto = ::htm::gpu::proto;
-
-// The page's named configurations (docs/htm_sys_core.md, "Parameters").
-constexpr SysCoreParams kCoreDefault{.num_cores = 4,
-                                     .num_warps = 4,
-                                     .warp_size = 8,
-                                     .num_parts = 2,
-                                     .addr_w = 13,
-                                     .ilv_log2 = 6,
-                                     .cid_w = 10,
-                                     .max_reads = 8,
-                                     .max_writes = 4,
-                                     .alloc_retry = 8};
-constexpr SysCoreParams kCoreSmall{.num_cores = 2,
-                                   .num_warps = 2,
-                                   .warp_size = 4,
-                                   .num_parts = 2,
-                                   .addr_w = 9,
-                                   .ilv_log2 = 2,
-                                   .cid_w = 8,
-                                   .max_reads = 8,
-                                   .max_writes = 4,
-                                   .alloc_retry = 3};
-constexpr SysCoreParams kCoreOne{.num_cores = 1,
-                                 .num_warps = 1,
-                                 .warp_size = 1,
-                                 .num_parts = 1,
-                                 .addr_w = 8,
-                                 .ilv_log2 = 0,
-                                 .cid_w = 6,
-                                 .max_reads = 3,
-                                 .max_writes = 4,
-                                 .alloc_retry = 1};
-
-// The fabric around each: `default` with the partition's `default` commit unit and the
-// crossbar's `default` link; `small` with a 4-entry ring (AllocFail and retries happen) and the
-// crossbar's `small` link (two credits: back-pressure); `one` with a 2-entry ring and the
-// crossbar's `one` link.
-SysFabricParams FabricDefault() {
-  const SysPartParams& cu = configs::htm_sys_part::kDefault;
-  SysFabricParams f;
-  f.core = kCoreDefault;
-  f.ring_size = cu.ring_size;
-  f.buf_words = cu.buf_words;
-  f.val_tags = cu.val_tags;
-  f.lwh_sets = cu.lwh_sets;
-  f.lwh_ways = cu.lwh_ways;
-  f.lwh_bf_hashes = cu.lwh_bf_hashes;
-  f.lwh_bf_slots = cu.lwh_bf_slots;
-  f.lwh_scrub_interval = cu.lwh_scrub_interval;
-  f.xbar_latency = 4;
-  f.xbar_fifo_depth = 8;
-  return f;
-}
-
-SysFabricParams FabricSmall() {
-  SysFabricParams f;
-  f.core = kCoreSmall;
-  f.ring_size = 4;
-  f.buf_words = 32;
-  f.val_tags = 3;
-  f.lwh_sets = 4;
-  f.lwh_ways = 2;
-  f.lwh_bf_hashes = 2;
-  f.lwh_bf_slots = 4;
-  f.lwh_scrub_interval = 4;
-  f.xbar_latency = 2;
-  f.xbar_fifo_depth = 2;
-  return f;
-}
-
-SysFabricParams FabricOne() {
-  SysFabricParams f;
-  f.core = kCoreOne;
-  f.ring_size = 2;
-  f.buf_words = 8;
-  f.val_tags = 1;
-  f.lwh_sets = 1;
-  f.lwh_ways = 1;
-  f.lwh_bf_hashes = 1;
-  f.lwh_bf_slots = 1;
-  f.lwh_scrub_interval = 2;
-  f.xbar_latency = 1;
-  f.xbar_fifo_depth = 1;
-  return f;
-}
+using namespace systest;  // NOLINT(build/namespaces): the shared configurations
 
 SysWl WlOf(proto::Kind k) {
   return k == proto::Kind::kAtm ? SysWl::kAtm : k == proto::Kind::kHt ? SysWl::kHt : SysWl::kEb;
@@ -128,17 +45,6 @@ SysRunConfig RunOf(const proto::Params& w) {
                       .writes = w.writes,
                       .cold = w.cold,
                       .seed = w.seed};
-}
-
-proto::Params Wl(proto::Kind k, int threads, int objlog2, uint32_t seed, int r = 0, int w = 0,
-                 int c = 0) {
-  return proto::Params{.kind = k,
-                       .threads = threads,
-                       .objects_log2 = objlog2,
-                       .reads = r,
-                       .writes = w,
-                       .cold = c,
-                       .seed = seed};
 }
 
 // Replays the run's commit log: the committed transactions in commit-id order, each read equal

@@ -17,97 +17,29 @@
 
 #include "htm/configs/htm_sys_part.h"
 #include "htm/workloads/gpu/proto.h"
+#include "sys_test_configs.h"
 
 namespace htm::golden {
 namespace {
 
 namespace proto = ::htm::gpu::proto;
+using namespace systest;  // NOLINT(build/namespaces): the shared configurations
 
-// The configurations of sys_core_model_test.cc: the core's `default`, `small` and `one` with
-// the commit units and crossbar links there.
-SysParams Params(const SysCoreParams& c, int ring, int buf, int tags, int sets, int ways,
-                 int hashes, int slots, int scrub, int lat, int depth) {
-  return SysParams{.num_cores = c.num_cores,
-                   .num_warps = c.num_warps,
-                   .warp_size = c.warp_size,
-                   .num_parts = c.num_parts,
-                   .addr_w = c.addr_w,
-                   .ilv_log2 = c.ilv_log2,
-                   .cid_w = c.cid_w,
-                   .max_reads = c.max_reads,
-                   .max_writes = c.max_writes,
-                   .alloc_retry = c.alloc_retry,
-                   .ring_size = ring,
-                   .buf_words = buf,
-                   .val_tags = tags,
-                   .lwh_sets = sets,
-                   .lwh_ways = ways,
-                   .lwh_bf_hashes = hashes,
-                   .lwh_bf_slots = slots,
-                   .lwh_scrub_interval = scrub,
-                   .xbar_latency = lat,
-                   .xbar_fifo_depth = depth};
-}
-
+// The configurations of sys_core_model_test.cc (sys_test_configs.h) as htm_sys's parameters.
 SysParams SysDefault() {
-  const SysPartParams& cu = configs::htm_sys_part::kDefault;
-  return Params(SysCoreParams{.num_cores = 4,
-                              .num_warps = 4,
-                              .warp_size = 8,
-                              .num_parts = 2,
-                              .addr_w = 13,
-                              .ilv_log2 = 6,
-                              .cid_w = 10,
-                              .max_reads = 8,
-                              .max_writes = 4,
-                              .alloc_retry = 8},
-                cu.ring_size, cu.buf_words, cu.val_tags, cu.lwh_sets, cu.lwh_ways, cu.lwh_bf_hashes,
-                cu.lwh_bf_slots, cu.lwh_scrub_interval, 4, 8);
+  return SysParamsOf(FabricDefault());
 }
-
 SysParams SysSmall() {
-  return Params(SysCoreParams{.num_cores = 2,
-                              .num_warps = 2,
-                              .warp_size = 4,
-                              .num_parts = 2,
-                              .addr_w = 9,
-                              .ilv_log2 = 2,
-                              .cid_w = 8,
-                              .max_reads = 8,
-                              .max_writes = 4,
-                              .alloc_retry = 3},
-                4, 32, 3, 4, 2, 2, 4, 4, 2, 2);
+  return SysParamsOf(FabricSmall());
 }
-
 SysParams SysOne() {
-  return Params(SysCoreParams{.num_cores = 1,
-                              .num_warps = 1,
-                              .warp_size = 1,
-                              .num_parts = 1,
-                              .addr_w = 8,
-                              .ilv_log2 = 0,
-                              .cid_w = 6,
-                              .max_reads = 3,
-                              .max_writes = 4,
-                              .alloc_retry = 1},
-                2, 8, 1, 1, 1, 1, 1, 2, 1, 1);
+  return SysParamsOf(FabricOne());
 }
 
 uint64_t WlOf(proto::Kind k) {
   return static_cast<uint64_t>(k == proto::Kind::kAtm  ? SysWl::kAtm
                                : k == proto::Kind::kHt ? SysWl::kHt
                                                        : SysWl::kEb);
-}
-
-proto::Params Wl(proto::Kind k, int threads, int objlog2, uint32_t seed, int r = 0, int w = 0,
-                 int c = 0) {
-  return proto::Params{.kind = k,
-                       .threads = threads,
-                       .objects_log2 = objlog2,
-                       .reads = r,
-                       .writes = w,
-                       .cold = c,
-                       .seed = seed};
 }
 
 SysIn StartOf(const proto::Params& w) {
