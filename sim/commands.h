@@ -18,6 +18,7 @@ int LdsCommand(int argc, char** argv);       // htmsim_lds.cc
 int EcrCommand(int argc, char** argv);       // htmsim_ecr.cc
 int SiCommand(int argc, char** argv);        // htmsim_si.cc
 int CuSystemCommand(int argc, char** argv);  // htmsim_cu_system.cc
+int ProtoCommand(int argc, char** argv);     // htmsim_proto.cc
 /// The block lockstep regression: htmsim_lockstep.cc in htmsim-rtl; htmsim, without the
 /// Verilated models, hands it over to htmsim-rtl (htmsim.cc).
 int LockstepCommand(int argc, char** argv);

@@ -56,6 +56,8 @@ const Command kCommands[] = {
      NeedsRtl::kNever},
     {"cu-system", "commit units with scripted cores: serial-order harness, rates", CuSystemCommand,
      NeedsRtl::kNever},
+    {"proto", "runs a prototype workload on the FPGA prototype over its UART", ProtoCommand,
+     NeedsRtl::kNever},
     {"lockstep", "every block's RTL (and netlist) against its golden model", LockstepCommand,
      NeedsRtl::kAlways},
     {"coverage", "the blocks' coverage events under their random benches", CoverageCommand,
