@@ -6,16 +6,20 @@
 // configurations of sys_core_model_test.cc and pass the run control's own check (check_ok_o);
 // the final memory, read from the partition models, passes the workload's Check(); the commit
 // counter equals the threads, and the counters of commits and aborts equal the decisions on the
-// commit-log streams; a refused configuration ends at once with its code.
+// commit-log streams; the commit log assembled from those streams (htm/tb/sys_commit_log.h)
+// passes htmsim check's checker, and fails it when a record is corrupted or a decision lost; a
+// refused configuration ends at once with its code.
 #include "htm/golden/sys_model.h"
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "htm/configs/htm_sys_part.h"
+#include "htm/tb/sys_commit_log.h"
 #include "htm/workloads/gpu/proto.h"
 #include "sys_test_configs.h"
 
@@ -64,8 +68,10 @@ struct Run {
   SysOut out;                       // the ports at done_o
 };
 
-// Starts a run and steps until done_o (at most `budget` cycles).
-Run RunToDone(SysModel& m, const SysIn& start, uint64_t budget) {
+// Starts a run and steps until done_o (at most `budget` cycles); `log` takes the commit-log port
+// of every cycle after the start, through `tamper` when there is one.
+Run RunToDone(SysModel& m, const SysIn& start, uint64_t budget, tb::SysCommitLog& log,
+              const std::function<void(SysOut&)>& tamper = {}) {
   Run r;
   r.thread_commits.assign(start.cfg_threads, 0);
   SysIn in = start;
@@ -74,6 +80,11 @@ Run RunToDone(SysModel& m, const SysIn& start, uint64_t budget) {
   for (r.cycles = 1; r.cycles <= budget; ++r.cycles) {
     const SysOut o = m.Eval(in);
     EXPECT_EQ(o.err, 0U) << "err_o at cycle " << r.cycles;
+    SysOut seen = o;
+    if (tamper) {
+      tamper(seen);
+    }
+    log.Record(seen);
     for (int c = 0; c < m.params().num_cores; ++c) {
       if (((o.logd_valid >> c) & 1U) == 0) {
         continue;
@@ -101,12 +112,15 @@ Run RunToDone(SysModel& m, const SysIn& start, uint64_t budget) {
   return r;
 }
 
-void RunWorkload(SysModel& m, const proto::Params& w, const char* config) {
+// A run of `w` and its checks; returns the commit ids that wrapped around during it.
+uint64_t RunWorkload(SysModel& m, const proto::Params& w, const char* config) {
   const auto wl = proto::Make(w);
   const uint64_t budget = 200000 + 4000 * static_cast<uint64_t>(w.threads);
-  const Run r = RunToDone(m, StartOf(w), budget);
+  tb::SysCommitLog log(m.params(), std::string("htm_sys/") + config);
+  log.Begin(w);
+  const Run r = RunToDone(m, StartOf(w), budget, log);
   if (r.ctr.empty()) {
-    return;
+    return 0;
   }
   std::printf(
       "%-7s %-5s T %4d obj 2^%d R%d W%d C%d seed %u: %6llu cycles (%6llu run), %4llu "
@@ -133,6 +147,11 @@ void RunWorkload(SysModel& m, const proto::Params& w, const char* config) {
   for (size_t t = 0; t < r.thread_commits.size(); ++t) {
     EXPECT_EQ(r.thread_commits[t], 1) << "thread " << t;
   }
+  // The commit log: every committed transaction in commit-id order, accepted by htmsim check.
+  EXPECT_EQ(tb::SysCommitLog::Check(log.Log(mem)), "") << config << " " << wl->Describe();
+  EXPECT_EQ(log.committed(), static_cast<uint64_t>(w.threads));
+  EXPECT_EQ(log.aborted(), r.log_aborts);
+  return log.wraps();
 }
 
 struct Case {
@@ -165,14 +184,59 @@ TEST(SysModel, PrototypeWorkloadsRunFromThePortsInEveryConfiguration) {
   for (const Case& k : Cases()) {
     SCOPED_TRACE(k.name);
     SysModel m(k.params);
+    uint64_t wraps = 0;
     for (const proto::Params& w : k.runs) {
       SCOPED_TRACE(std::string(proto::ToString(w.kind)) + " seed " + std::to_string(w.seed));
-      RunWorkload(m, w, k.name);
+      wraps += RunWorkload(m, w, k.name);
       if (testing::Test::HasFailure()) {
         return;
       }
     }
+    EXPECT_GT(wraps, 0U) << "no commit id wrapped around: the log's unwrapping is not exercised";
   }
+}
+
+// The check fails when the collected records are not the run's: a read's or a write's value
+// changed, or a decision lost.
+TEST(SysModel, TheCommitLogCheckFailsOnACorruptedRecordOrALostDecision) {
+  const proto::Params w = Wl(proto::Kind::kAtm, 20, 2, 1);
+  const auto wl = proto::Make(w);
+  // `tamper` changes the first port record it is given a chance to (returns true once it has).
+  const auto verdict = [&](const std::function<bool(SysOut&)>& tamper) {
+    SysModel m(SysOne());
+    tb::SysCommitLog log(m.params(), "htm_sys/one");
+    log.Begin(w);
+    bool done = false;
+    RunToDone(m, StartOf(w), 400000, log, [&](SysOut& o) {
+      if (!done && tamper) {
+        done = tamper(o);
+      }
+    });
+    EXPECT_TRUE(done || !tamper) << "nothing to tamper with";
+    return tb::SysCommitLog::Check(log.Log(m.ReadMemory(wl->Init().size())));
+  };
+  EXPECT_EQ(verdict({}), "");
+  const auto value_of = [](bool write) {
+    return [write](SysOut& o) {
+      if ((o.logw_valid & 1U) == 0 || (o.logw_write[0] != 0) != write) {
+        return false;
+      }
+      o.logw_data[0] ^= 4;
+      return true;
+    };
+  };
+  std::string v = verdict(value_of(false));
+  EXPECT_NE(v.find("but in the serial order it holds"), std::string::npos) << v;
+  v = verdict(value_of(true));
+  EXPECT_NE(v, "");
+  v = verdict([](SysOut& o) {
+    if ((o.logd_valid & 1U) == 0) {
+      return false;
+    }
+    o.logd_valid = 0;
+    return true;
+  });
+  EXPECT_NE(v.find("has records and no decision"), std::string::npos) << v;
 }
 
 TEST(SysModel, ARefusedConfigurationEndsAtOnceWithItsCode) {
@@ -208,7 +272,7 @@ TEST(SysModel, ARefusedConfigurationEndsAtOnceWithItsCode) {
   EXPECT_EQ(o.cfg_err, 1U);
   EXPECT_EQ(o.cfg_err_code, 4U);
   // The same model then runs a configuration it accepts.
-  RunWorkload(m, Wl(proto::Kind::kAtm, 10, 2, 1), "small");
+  (void)RunWorkload(m, Wl(proto::Kind::kAtm, 10, 2, 1), "small");
 }
 
 TEST(SysModel, BadParametersAreRejected) {
