@@ -8,13 +8,20 @@
 // threads, objlog2 0 or above AddrW, a memory or log rows too large). ctr_sel_i is random. The
 // bench keeps a model of its own (golden::SysModel, fed the same inputs) to read the final
 // memory from the partitions: after each run it throws std::runtime_error unless a valid run
-// ends with check_ok_o and a memory that passes the workload's Check(), and a refused one with
-// golden::SysRunRefusal's code. Resets come only between runs or while a run initialises
-// memory (the run is then started over with a new configuration).
+// ends with check_ok_o, a memory that passes the workload's Check() and a commit log that passes
+// htmsim check's checker, and a refused one with golden::SysRunRefusal's code. The commit log is
+// assembled (htm/tb/sys_commit_log.h) from the commit-log port the bench is shown every cycle:
+// the model's outputs, which the lockstep has found equal to the RTL's (every valid bit, and every
+// record's fields under its valid bit) before the bench sees them, so the RTL's records. With
+// HTM_SYS_COMMIT_LOG=FILE in the environment, every valid run's log is written to FILE (the last
+// run's remains, for `htmsim check FILE`). Resets come only between runs or while a run
+// initialises memory (the run is then started over with a new configuration).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -23,7 +30,9 @@
 #include "htm/enums.h"
 #include "htm/golden/sys_model.h"
 #include "htm/golden/sys_run_model.h"
+#include "htm/tb/named_configs.h"
 #include "htm/tb/stimulus.h"
+#include "htm/tb/sys_commit_log.h"
 #include "htm/workloads/gpu/proto.h"
 
 namespace htm::tb {
@@ -35,8 +44,12 @@ class SysBench {
   using In = golden::SysIn;
   using Out = golden::SysOut;
 
-  SysBench(const golden::SysParams& p, uint64_t seed) : p_(p), rng_(seed), shadow_(p) {
+  SysBench(const golden::SysParams& p, uint64_t seed)
+      : p_(p), rng_(seed), shadow_(p), log_(p, "htm_sys/" + NamedConfig("htm_sys", &p)) {
     shadow_.Reset();
+    if (const char* path = std::getenv("HTM_SYS_COMMIT_LOG"); path != nullptr) {
+      log_path_ = path;
+    }
   }
 
   /// Between runs, or while a run seeds and initialises memory.
@@ -75,11 +88,13 @@ class SysBench {
     if (in.start != 0) {
       waiting_ = true;  // taken: the bench starts only in Idle and Done
       run_cycles_ = 0;
+      log_.Begin(params_);
       return;
     }
     if (!waiting_) {
       return;
     }
+    log_.Record(out);
     if (++run_cycles_ > budget_) {
       Fail("no done_o within " + std::to_string(budget_) + " cycles of the start of " + Describe());
     }
@@ -183,6 +198,7 @@ class SysBench {
                                  std::to_string(expect_code_));
       }
       workload_ = std::move(wl);
+      params_ = w;
       size_ = size;
       return;
     }
@@ -215,9 +231,19 @@ class SysBench {
       Fail(Describe() + " fails the run control's check with code " +
            std::to_string(out.check_code) + " at index " + std::to_string(out.check_idx));
     }
-    const std::string bad = workload_->Check(shadow_.ReadMemory(size_));
+    const std::vector<uint32_t> mem = shadow_.ReadMemory(size_);
+    const std::string bad = workload_->Check(mem);
     if (!bad.empty()) {
       Fail("the final memory of " + Describe() + " fails the workload's check: " + bad);
+    }
+    const std::string log = log_.Log(mem);
+    if (!log_path_.empty()) {
+      std::ofstream(log_path_, std::ios::trunc) << log;
+    }
+    if (const std::string verdict = SysCommitLog::Check(log); !verdict.empty()) {
+      Fail("the commit log of run " + std::to_string(runs_checked_ + 1) + ", " +
+           gpu::proto::ToString(params_.kind) + " seed " + std::to_string(params_.seed) + " (" +
+           Describe() + "), fails htmsim check: " + verdict);
     }
     ++runs_checked_;
   }
@@ -239,7 +265,10 @@ class SysBench {
   golden::SysModel shadow_;  // the golden model of the run, for its memory
   In cfg_{};                 // the configuration of the next or current start
   std::unique_ptr<gpu::Workload> workload_;
-  uint64_t size_ = 0;  // the workload's memory in words
+  gpu::proto::Params params_;  // its parameters
+  uint64_t size_ = 0;          // the workload's memory in words
+  SysCommitLog log_;           // the run's commit log, from the commit-log port
+  std::string log_path_;       // HTM_SYS_COMMIT_LOG: where each valid run's log is written
   int expect_code_ = 0;
   bool waiting_ = false;  // a start was taken and done_o has not come
   int gap_ = 0;           // idle cycles before the next start
