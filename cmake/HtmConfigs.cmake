@@ -669,3 +669,33 @@ htm_config(htm_uart_rx default CYCLES 400000 NETLIST_CYCLES 40000 ClkPerBit=868)
 htm_config(htm_uart_rx fast NETLIST_CYCLES 3000 ClkPerBit=8)
 # Degenerate: the fewest cycles per bit the receiver takes (a sample two cycles into a bit).
 htm_config(htm_uart_rx one NETLIST_CYCLES 3000 ClkPerBit=4)
+
+htm_block(htm_proto_ctrl
+  PORTS htm::golden::ProtoCtrlPorts
+  BENCH htm::tb::ProtoCtrlBench
+  BENCH_HEADER htm/tb/benches/proto_ctrl_bench.h
+  DEF golden/include/htm/golden/ports/htm_proto_ctrl.def)
+
+# The board's command interface (docs/htm_proto_ctrl.md) in front of htm_sys's `default`, at
+# 100 MHz with a 1 ms timeout. The bench runs about 3 million cycles per second (its netlist
+# about as fast); a timeout (a truncated frame, the drop after an unknown op) costs 100 000 of
+# them, so those frames are rare here: the cycles are some 10 000 frames and 40 timeouts.
+htm_config(htm_proto_ctrl default CYCLES 10000000 NETLIST_CYCLES 1000000
+  NumCores=4 NumWarps=4 WarpSize=8 NumParts=2 AddrW=13 IlvLog2=6 CidW=10
+  MaxReads=8 MaxWrites=4 AllocRetry=8
+  RingSize=16 BufWords=256 ValTags=4 LwhSets=64 LwhWays=2 LwhBfHashes=2 LwhBfSlots=64
+  LwhScrubInterval=3 XbarLatency=4 XbarFifoDepth=8 ClkKhz=100000 TimeoutCycles=100000)
+# Small: htm_sys's `small` with a 64-cycle timeout, so that truncated frames and unknown ops
+# are frequent.
+htm_config(htm_proto_ctrl small CYCLES 5000000 NETLIST_CYCLES 300000
+  NumCores=2 NumWarps=2 WarpSize=4 NumParts=2 AddrW=9 IlvLog2=2 CidW=8
+  MaxReads=8 MaxWrites=4 AllocRetry=3
+  RingSize=4 BufWords=32 ValTags=3 LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4
+  LwhScrubInterval=4 XbarLatency=2 XbarFifoDepth=2 ClkKhz=50000 TimeoutCycles=64)
+# Degenerate: htm_sys's `one` with the smallest timeout (a frame's bytes back to back; one idle
+# cycle abandons it).
+htm_config(htm_proto_ctrl one CYCLES 5000000 NETLIST_CYCLES 300000
+  NumCores=1 NumWarps=1 WarpSize=1 NumParts=1 AddrW=8 IlvLog2=0 CidW=6
+  MaxReads=3 MaxWrites=4 AllocRetry=1
+  RingSize=2 BufWords=8 ValTags=1 LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1
+  LwhScrubInterval=2 XbarLatency=1 XbarFifoDepth=1 ClkKhz=25000 TimeoutCycles=1)

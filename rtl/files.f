@@ -39,3 +39,4 @@ rtl/sys/htm_sys_run.sv
 rtl/sys/htm_sys.sv
 rtl/proto/htm_uart_tx.sv
 rtl/proto/htm_uart_rx.sv
+rtl/proto/htm_proto_ctrl.sv
