@@ -39,4 +39,6 @@ rtl/sys/htm_sys_run.sv
 rtl/sys/htm_sys.sv
 rtl/proto/htm_uart_tx.sv
 rtl/proto/htm_uart_rx.sv
+rtl/proto/htm_ecp5_pll.sv
 rtl/proto/htm_proto_ctrl.sv
+rtl/proto/htm_proto_ulx3s.sv
