@@ -37,6 +37,11 @@
 #                 ($(COV_BUILD), no netlists), then $(COV_BUILD)/report/coverage.md
 #   make fpga     ECP5 synthesis and place and route of every block and configuration, then
 #                 the figures table
+#   make proto    the FPGA prototype's bitstream for the ULX3S 85F (fpga/proto_flow.py):
+#                 htm_proto_ulx3s with htm_sys in PROTO_CONFIG at the first clock of PROTO_MHZ
+#                 that place and route meets, $(BUILD)/proto/htm_proto_ulx3s_<config>.bit and its
+#                 report (.json, .md) beside it (docs/proto.md, "Building and loading the
+#                 bitstream"); PROTO_ARGS adds options of the flow (--router router2, --try-all)
 #   make clean
 BUILD ?= build
 COV_BUILD ?= $(BUILD)-cov
@@ -51,8 +56,12 @@ LONG ?= OFF
 CTEST = ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j$(JOBS)
 STEP = tools/quiet_step.py
 PYTHON ?= python3
+PROTO_CONFIG ?= default
+PROTO_MHZ ?= 100 75 62.5 50 40 30 25
+PROTO_SEED ?= 1
+PROTO_ARGS ?=
 
-.PHONY: run lockstep test regress formal fpga area mutate mutate-equiv coverage setup setup-golden configure build clean
+.PHONY: run lockstep test regress formal fpga proto area mutate mutate-equiv coverage setup setup-golden configure build clean
 
 setup:
 	@tools/setup.sh
@@ -124,6 +133,11 @@ formal: build
 fpga: build
 	$(CTEST) -L '^(synth|fpga)'
 	@tools/fpga_table.py $(BUILD)
+
+proto: setup
+	@bin=$$(HTM_SETUP_QUIET=1 tools/setup.sh --print-bin) && \
+	  $(PYTHON) fpga/proto_flow.py --config $(PROTO_CONFIG) --mhz $(PROTO_MHZ) \
+	    --seed $(PROTO_SEED) --out $(BUILD)/proto --tools-bin $$bin $(PROTO_ARGS)
 
 area: build
 	$(CTEST) -L '^area'

@@ -92,6 +92,22 @@ function(htm_add_lint_tests)
   set_tests_properties(lint.sv_style lint.filelist lint.clang_format PROPERTIES LABELS lint)
 endfunction()
 
+# ---- The prototype's bitstream (fpga/proto_flow.py; docs/proto.md) -----------------------------
+# make proto builds the board top's bitstream with htm_sys's `default` at the highest clock it
+# meets; make test builds `one`'s at 50 MHz (label fpga, about 2 minutes), so that the board's
+# flow (ecppll, synthesis, pins, place and route, ecppack) cannot rot unseen. ecppll and ecppack
+# come from the directory of the pinned nextpnr-ecp5.
+function(htm_add_proto_test)
+  get_filename_component(_bin ${HTM_NEXTPNR_ECP5} DIRECTORY)
+  add_test(NAME fpga.proto.one
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/fpga/proto_flow.py --config one --mhz 50
+            --out ${CMAKE_BINARY_DIR}/proto-test --yosys ${HTM_YOSYS}
+            --nextpnr ${HTM_NEXTPNR_ECP5} --tools-bin ${_bin}
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(fpga.proto.one PROPERTIES LABELS fpga TIMEOUT 1800)
+endfunction()
+htm_add_proto_test()
+
 # ---- Area and power (area/, docs/area_power.md) ---------------------------------------------
 # The area data (CACTI, the OSU 0.18 um liberty, the sky130_fd_sc_hd cells) come from
 # tools/setup.sh --print-area, which the Makefile passes as HTM_AREA_DIR; the sky130 area-only
