@@ -54,9 +54,23 @@ std::string Hex(const std::vector<uint8_t>& bytes) {
   return os.str();
 }
 
+// An enumerator's name without its type's prefix ("ProtoOpConfig" -> "Config").
+template <class E>
+std::string ShortName(E v, std::string_view prefix) {
+  std::string_view n = ToString(v);
+  if (n.substr(0, prefix.size()) == prefix) {
+    n.remove_prefix(prefix.size());
+  }
+  return std::string(n);
+}
+
 std::string OpName(uint8_t op) {
-  return pf::CommandPayloadBytes(op) >= 0 ? std::string(ToString(static_cast<ProtoOp>(op)))
+  return pf::CommandPayloadBytes(op) >= 0 ? ShortName(static_cast<ProtoOp>(op), "ProtoOp")
                                           : "op " + std::to_string(op);
+}
+
+std::string StatusName(uint8_t s) {
+  return ShortName(static_cast<ProtoStatus>(s), "ProtoStatus");
 }
 
 bool KnownStatus(uint8_t s) {
@@ -110,8 +124,7 @@ class Board {
     }
     const std::vector<uint8_t> f = ReadReply(o);
     if (f[1] != static_cast<uint8_t>(ProtoStatus::kOk)) {
-      throw BoardError("the board answered " +
-                       std::string(ToString(static_cast<ProtoStatus>(f[1]))) + " to " + OpName(o));
+      throw BoardError("the board answered " + StatusName(f[1]) + " to " + OpName(o));
     }
     return {f.begin() + 3, f.end() - 1};
   }
@@ -430,7 +443,7 @@ int Proto(int argc, char** argv) {
         throw BoardError(e);
       }
       const std::vector<uint8_t> f = board.ReadReply(-1);
-      std::cout << "reply: " << Hex(f) << " (" << ToString(static_cast<ProtoStatus>(f[1])) << ")\n";
+      std::cout << "reply: " << Hex(f) << " (" << StatusName(f[1]) << ")\n";
       return 0;
     }
     const Ident id = ParseIdent(board.Command(ProtoOp::kIdent));

@@ -191,6 +191,30 @@ module htm_proto_ulx3s #(
   );
 
   // ---------------------------------------------------------------------------------------------
+  // Every run from reset
+  // ---------------------------------------------------------------------------------------------
+  // START (htm_proto_ctrl's start_o in cycle t) holds the subsystem in reset in cycles t+1 and
+  // t+2 and starts it in t+3, its first cycle out of reset: a run on the board then does not
+  // depend on the runs before it (the commit-id counter, the commit units' rings and LWH, the
+  // arbiters' priorities), and its golden twin, started from reset, is cycle-exact with it.
+  // Memory keeps its contents: the run's initialisation writes every word the workload uses.
+  // The reset is a flip-flop's output, never a gate's.
+  logic       sys_start, sys_rst_nq;
+  logic [2:0] run_q;  // START delayed by 1, 2 and 3 cycles
+
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      run_q      <= 3'b000;
+      sys_rst_nq <= 1'b0;
+    end else begin
+      run_q      <= {run_q[1:0], start};
+      sys_rst_nq <= !(start || run_q[0]);
+    end
+  end
+
+  assign sys_start = run_q[2];
+
+  // ---------------------------------------------------------------------------------------------
   // The subsystem
   // ---------------------------------------------------------------------------------------------
   /* verilator lint_off UNUSEDSIGNAL */
@@ -228,8 +252,8 @@ module htm_proto_ulx3s #(
     .XbarFifoDepth   (XbarFifoDepth)
   ) u_sys (
     .clk_i         (clk),
-    .rst_ni        (rst_n),
-    .start_i       (start),
+    .rst_ni        (sys_rst_nq),
+    .start_i       (sys_start),
     .cfg_wl_i      (cfg_wl),
     .cfg_threads_i (cfg_threads),
     .cfg_objlog2_i (cfg_objlog2),
