@@ -512,9 +512,12 @@ int Proto(int argc, char** argv) {
               << (seconds_at_clock * 1e3) << " ms at " << std::setprecision(3) << mhz
               << " MHz; transactions per second at that clock: " << std::setprecision(0)
               << (seconds_at_clock > 0 ? c[1] / seconds_at_clock : 0) << "\n"
-              << std::setprecision(3) << "  host wall time from START to done: " << wall << " s\n";
+              << std::setprecision(3) << "  host wall time from START to done: " << wall << " s ("
+              << std::setprecision(0) << (wall > 0 ? c[1] / wall : 0)
+              << " transactions/s, the polling over the UART included)\n";
     if (twin) {
       TwinResult t;
+      const auto t1 = std::chrono::steady_clock::now();
       try {
         t = RunTwin(p, w, 20 * c[0] + 1000000);
       } catch (const std::invalid_argument& e) {
@@ -534,6 +537,12 @@ int Proto(int argc, char** argv) {
                   << ", the board's " << st.check_ok << " code " << st.check_code << "\n";
         ++differ;
       }
+      const double twin_s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+      std::cout << std::setprecision(3) << "  golden twin wall time: " << twin_s << " s ("
+                << std::setprecision(0) << (twin_s > 0 ? t.counters[0] / twin_s : 0)
+                << " cycles/s, " << (twin_s > 0 ? t.counters[1] / twin_s : 0)
+                << " transactions/s)\n";
       if (differ == 0) {
         std::cout << "  golden twin (golden::SysModel): every counter and the check equal\n";
       } else {
