@@ -679,7 +679,7 @@ htm_block(htm_proto_ctrl
 # The board's command interface (docs/htm_proto_ctrl.md) in front of htm_sys's `default`, at
 # 100 MHz with a 1 ms timeout. The bench runs about 3 million cycles per second (its netlist
 # about as fast); a timeout (a truncated frame, the drop after an unknown op) costs 100 000 of
-# them, so those frames are rare here: the cycles are some 10 000 frames and 40 timeouts.
+# them, so those frames are rare here: the cycles are some 10 000 frames and 90 timeouts.
 htm_config(htm_proto_ctrl default CYCLES 10000000 NETLIST_CYCLES 1000000
   NumCores=4 NumWarps=4 WarpSize=8 NumParts=2 AddrW=13 IlvLog2=6 CidW=10
   MaxReads=8 MaxWrites=4 AllocRetry=8
