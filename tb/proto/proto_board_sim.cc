@@ -29,11 +29,17 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "Vhtm_proto_ulx3s__sim.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
 #include "htm/golden/uart_model.h"
+
+#ifndef HTM_PROTO_MODEL
+#error "HTM_PROTO_MODEL: the Verilated board top's class, set by the build"
+#endif
+#define HTM_STR2(x) #x
+#define HTM_STR(x) HTM_STR2(x)
+#include HTM_STR(HTM_PROTO_MODEL.h)
 
 #ifndef HTM_PROTO_CLK_PER_BIT
 #error "HTM_PROTO_CLK_PER_BIT: the board top's ClkPerBit, set by the build"
@@ -123,7 +129,7 @@ int main(int argc, char** argv) {
 
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->traceEverOn(!waves.empty());
-  auto top = std::make_unique<Vhtm_proto_ulx3s__sim>(ctx.get());
+  auto top = std::make_unique<HTM_PROTO_MODEL>(ctx.get());
   std::unique_ptr<VerilatedFstC> fst;
   if (!waves.empty()) {
     fst = std::make_unique<VerilatedFstC>();
