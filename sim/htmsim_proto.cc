@@ -166,18 +166,9 @@ Ident ParseIdent(const std::vector<uint8_t>& r) {
   }
   Ident id;
   id.clk_khz = static_cast<uint32_t>(pf::LoadLe(&r[5], 4));
-  std::array<int, pf::kIdentParams> v{};
+  const auto members = pf::IdentMembers(id.params);
   for (int i = 0; i < pf::kIdentParams; ++i) {
-    v[i] = static_cast<int>(pf::LoadLe(&r[9 + 2 * i], 2));
-  }
-  golden::SysParams& p = id.params;
-  int i = 0;
-  for (int* m : {&p.num_cores,    &p.num_warps,          &p.warp_size,    &p.num_parts,
-                 &p.addr_w,       &p.ilv_log2,           &p.cid_w,        &p.max_reads,
-                 &p.max_writes,   &p.alloc_retry,        &p.ring_size,    &p.buf_words,
-                 &p.val_tags,     &p.lwh_sets,           &p.lwh_ways,     &p.lwh_bf_hashes,
-                 &p.lwh_bf_slots, &p.lwh_scrub_interval, &p.xbar_latency, &p.xbar_fifo_depth}) {
-    *m = v[i++];
+    *members[i] = static_cast<int>(pf::LoadLe(&r[9 + 2 * i], 2));
   }
   return id;
 }

@@ -24,10 +24,12 @@ constexpr uint8_t kOpCounter = static_cast<uint8_t>(ProtoOp::kCounter);
 
 // The twenty subsystem parameters in IDENT's order.
 std::array<int, proto::kIdentParams> IdentParams(const ProtoCtrlParams& p) {
-  return {p.num_cores,     p.num_warps,    p.warp_size,          p.num_parts,    p.addr_w,
-          p.ilv_log2,      p.cid_w,        p.max_reads,          p.max_writes,   p.alloc_retry,
-          p.ring_size,     p.buf_words,    p.val_tags,           p.lwh_sets,     p.lwh_ways,
-          p.lwh_bf_hashes, p.lwh_bf_slots, p.lwh_scrub_interval, p.xbar_latency, p.xbar_fifo_depth};
+  std::array<int, proto::kIdentParams> v{};
+  const auto members = proto::IdentMembers(p);
+  for (int i = 0; i < proto::kIdentParams; ++i) {
+    v[i] = *members[i];
+  }
+  return v;
 }
 
 }  // namespace

@@ -31,6 +31,18 @@ inline constexpr std::array<std::string_view, kIdentParams> kIdentParamNames = {
     "LwhBfHashes", "LwhBfSlots", "LwhScrubInterval", "XbarLatency", "XbarFifoDepth"};
 inline constexpr int kNumCounters = 8;
 
+// The twenty parameters of any parameter struct with the subsystem's members (htm_sys's
+// SysParams, htm_proto_ctrl's ProtoCtrlParams), as pointers in IDENT's order: the one place
+// that order is written for C++.
+template <class P>
+constexpr auto IdentMembers(P& p) {
+  return std::array{&p.num_cores,    &p.num_warps,          &p.warp_size,    &p.num_parts,
+                    &p.addr_w,       &p.ilv_log2,           &p.cid_w,        &p.max_reads,
+                    &p.max_writes,   &p.alloc_retry,        &p.ring_size,    &p.buf_words,
+                    &p.val_tags,     &p.lwh_sets,           &p.lwh_ways,     &p.lwh_bf_hashes,
+                    &p.lwh_bf_slots, &p.lwh_scrub_interval, &p.xbar_latency, &p.xbar_fifo_depth};
+}
+
 // CRC-8, polynomial 0x07, initial value 0, no reflection, no final XOR: one byte's step.
 constexpr uint8_t Crc8Step(uint8_t crc, uint8_t byte) {
   uint8_t c = static_cast<uint8_t>(crc ^ byte);
