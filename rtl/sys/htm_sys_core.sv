@@ -33,10 +33,16 @@
 // Storage: per slot the choices c0..c2 and registers r0..r2 of every lane and the read and write
 // logs, unpacked arrays without reset (distributed RAM), written in always_ff; control is reset.
 //
+// Pipelining for the prototype (docs/htm_sys_core.md, "Pipelining for the prototype"): registers
+// that keep the specified cycle timing. The walker's next log word is read a cycle ahead into a
+// word register; a load step's next load (lane and address) waits in a per-slot load buffer,
+// computed the cycle before the arbiter sees it; a store's log word is written a cycle late from
+// a register; EB-P's A + k T is a running sum; a power-of-two warp's thread ids need no adder.
+//
 // Where docs/htm_sys_core.md leaves a choice, the reading taken is marked "Choice:" below.
 //
-// Status: written to docs/htm_sys_core.md; Verilator-lint clean and synthesized (Yosys
-// synth_ecp5, nextpnr) in default, small and one; not yet verified in lockstep.
+// Status: written to docs/htm_sys_core.md; lockstep with its golden model in default, small and
+// one; Verilator-lint clean and synthesized (Yosys synth_ecp5, nextpnr) in the three.
 `include "htm_assert.svh"
 
 module htm_sys_core #(
@@ -119,6 +125,7 @@ module htm_sys_core #(
   localparam int unsigned WlIdxW   = htm_pkg::idx_width(MaxWrites * WarpSize);
   localparam int unsigned Stride   = NumCores * NumWarps * WarpSize;
   localparam int unsigned LP       = WarpSize * NumParts;  // per lane and partition
+  localparam bit          LaneCat  = WarpSize >= 2 && htm_pkg::is_pow2(WarpSize);
 
   `HTM_ASSERT_INIT(NumCoresRange_A, NumCores >= 1)
   `HTM_ASSERT_INIT(NumWarpsRange_A, NumWarps >= 1)
@@ -465,6 +472,7 @@ module htm_sys_core #(
   logic                wk_end;
   logic [WarpSize-1:0] committed_q, fe_rem_q;
   logic [FeRowW-1:0]   fe_row_q;
+  logic [FeRowW:0]     fe_rl_row, fe_wl_row;  // the log rows read for the next word
   logic [LaneW-1:0]    lf;  // the fill engine's lane
 
   // -----------------------------------------------------------------------------------------------
@@ -474,7 +482,14 @@ module htm_sys_core #(
     logic [3:0]          state_q, state_d;
     logic [BaseW-1:0]    base_q, base_d;
     logic [WarpSize-1:0] amask_q, amask_d, rem_q, rem_d, pend_q, pend_d;
+    // The load buffer: the next load of a load step (its lane and address), computed the cycle
+    // before it is offered to the load arbiter; rem holds the lanes not yet in it.
+    logic                lb_v_q, lb_v_d;
+    logic [LaneW-1:0]    lb_lane_q, lb_lane_d;
+    logic [AddrW-1:0]    lb_addr_q, lb_addr_d;
+    logic                sw_v_q;  // a store's log word to write (below)
     logic [4:0]          k_q, k_d, nk;
+    logic [AddrW-1:0]    akt_q, akt_d, aktn;  // A + k T modulo 2^AddrW, kept as k advances
     logic [RRowW-1:0]    rrow_q, rrow_d;
     logic [WRowW-1:0]    wrow_q, wrow_d;
     logic                cap_err;
@@ -505,23 +520,26 @@ module htm_sys_core #(
     logic [AddrW-1:0] wl_addr_q [MaxWrites*WarpSize];
     logic [DataW-1:0] wl_val_q [MaxWrites*WarpSize];
 
-    // The lane of the load or store now (lowest(rem)), its choices, registers and thread.
+    // The lane of the store now or of the next load (lowest(rem), or in SExec the lowest lane of
+    // the step, which a load step puts in the load buffer), its choices, registers and thread.
     logic [LaneW-1:0]  l;
     logic [DataW-1:0]  c0, c1, c2, r0, r1, r2, n_val;
     logic [ThrW-1:0]   tid;
-    logic [AddrW-1:0]  kt, addr;
+    logic [AddrW-1:0]  addr;
     logic [DataW-1:0]  st_val;
-    assign l   = lowest_lane(rem_q);
+    assign l   = lowest_lane(state_q == SExec ? mask : rem_q);
     assign c0  = c0_q[l];
     assign c1  = c1_q[l];
     assign c2  = c2_q[l];
     assign r0  = r0_q[l];
     assign r1  = r1_q[l];
     assign r2  = r2_q[l];
-    assign tid = ThrW'(base_q + BaseW'(l));
-    // HT-P's node N = 2A + 2 tid; EB-P's k T, modulo 2^AddrW.
+    // base is a multiple of WarpSize (also after wrapping at 2^25): with a power-of-two warp the
+    // lane is the thread id's low bits, without an adder.
+    assign tid = LaneCat ? ThrW'({base_q[BaseW-1:LaneW], l}) : ThrW'(base_q + BaseW'(l));
+    // HT-P's node N = 2A + 2 tid; EB-P's A + k T, modulo 2^AddrW, is the running sum akt_q (A
+    // when k is 0, plus T when k moves to k + 1), so that no multiplier lies on the address.
     assign n_val = (obj_a << 1) + (32'(tid) << 1);
-    assign kt    = AddrW'(k_q) * AddrW'(cfg_threads_i);
 
     // The step at pc: what it does, its address and stored value, and NextPc.
     always_comb begin
@@ -530,6 +548,7 @@ module htm_sys_core #(
       st_val = '0;
       npc    = pc + 1'b1;
       nk     = '0;
+      aktn   = AddrW'(obj_a);
       unique case (cfg_wl_i)
         WlAtm: begin
           exit_pc = 4'd7;
@@ -566,6 +585,7 @@ module htm_sys_core #(
               if (6'(k_q) + 6'd1 < 6'(cfg_reads_i)) begin
                 npc = 4'd1;
                 nk  = k_q + 5'd1;
+                aktn = akt_q + AddrW'(cfg_threads_i);
               end else begin
                 npc = 4'd2;
               end
@@ -575,6 +595,7 @@ module htm_sys_core #(
               addr = AddrW'((c1 + 32'(k_q)) & obj_m);
               npc  = 4'd3;
               nk   = k_q;
+              aktn = akt_q;
             end
             4'd3: begin
               kind   = cfg_writes_i != '0 ? KStore : KEmpty;
@@ -583,23 +604,26 @@ module htm_sys_core #(
               if (6'(k_q) + 6'd1 < 6'(cfg_writes_i)) begin
                 npc = 4'd2;
                 nk  = k_q + 5'd1;
+                aktn = akt_q + AddrW'(cfg_threads_i);
               end else begin
                 npc = 4'd4;
               end
             end
             4'd4: begin
               kind = cfg_cold_i != '0 ? KLoad : KEmpty;
-              addr = AddrW'(obj_a) + kt + AddrW'(tid);
+              addr = akt_q + AddrW'(tid);
               npc  = 4'd5;
               nk   = k_q;
+              aktn = akt_q;
             end
             4'd5: begin
               kind   = cfg_cold_i != '0 ? KStore : KEmpty;
-              addr   = AddrW'(obj_a) + kt + AddrW'(tid);
+              addr   = akt_q + AddrW'(tid);
               st_val = r0 + 32'd1;
               if (6'(k_q) + 6'd1 < 6'(cfg_cold_i)) begin
                 npc = 4'd4;
                 nk  = k_q + 5'd1;
+                aktn = akt_q + AddrW'(cfg_threads_i);
               end else begin
                 npc = 4'd6;
               end
@@ -624,7 +648,11 @@ module htm_sys_core #(
       amask_d   = amask_q;
       rem_d     = rem_q;
       pend_d    = pend_q;
+      lb_v_d    = lb_v_q;
+      lb_lane_d = lb_lane_q;
+      lb_addr_d = lb_addr_q;
       k_d       = k_q;
+      akt_d     = akt_q;
       rrow_d    = rrow_q;
       wrow_d    = wrow_q;
       cap_err   = 1'b0;
@@ -678,6 +706,7 @@ module htm_sys_core #(
           st_pc    = 4'd1;
           st_rpc   = exit_pc;
           k_d      = '0;
+          akt_d    = AddrW'(obj_a);
           rrow_d   = '0;
           wrow_d   = '0;
           state_d  = SExec;
@@ -686,7 +715,16 @@ module htm_sys_core #(
           unique case (kind)
             KCommit: state_d = SCommitWait;
             KLoad: begin
-              rem_d   = mask;
+              // The lowest lane goes to the load buffer, the others wait in rem.
+              rem_d     = mask;
+              lb_v_d    = mask != '0;
+              lb_lane_d = l;
+              lb_addr_d = addr;
+              for (int i = 0; i < WarpSize; i++) begin
+                if (l == LaneW'(i)) begin
+                  rem_d[i] = 1'b0;
+                end
+              end
               // Choice: a log row at capacity sets err when the step is decoded (the cycle
               // SExec leaves for SLoad or SStore); the step then runs without its log writes.
               cap_err = rrow_q == RRowW'(MaxReads);
@@ -701,24 +739,32 @@ module htm_sys_core #(
               st_valid = 1'b1;
               st_op    = OpNext;
               k_d      = nk;
+              akt_d    = aktn;
             end
           endcase
         end
         SLoad: begin
-          if (rem_q != '0) begin
+          if (lb_v_q) begin
+            // The buffered load taken: the buffer loads the next lane, lowest(rem).
             if (ld_take_s) begin
               for (int i = 0; i < WarpSize; i++) begin
-                if (l == LaneW'(i)) begin
-                  rem_d[i]  = 1'b0;
+                if (lb_lane_q == LaneW'(i)) begin
                   pend_d[i] = 1'b1;
                 end
+                if (l == LaneW'(i)) begin
+                  rem_d[i] = 1'b0;
+                end
               end
+              lb_v_d     = rem_q != '0;
+              lb_lane_d  = l;
+              lb_addr_d  = addr;
               rl_addr_we = rrow_q != RRowW'(MaxReads);
             end
           end else if (pend_q == '0) begin
             st_valid = 1'b1;
             st_op    = OpNext;
             k_d      = nk;
+            akt_d    = aktn;
             if (rrow_q != RRowW'(MaxReads)) begin
               rrow_d = rrow_q + 1'b1;
             end
@@ -737,6 +783,7 @@ module htm_sys_core #(
             st_valid = 1'b1;
             st_op    = OpNext;
             k_d      = nk;
+            akt_d    = aktn;
             if (wrow_q != WRowW'(MaxWrites)) begin
               wrow_d = wrow_q + 1'b1;
             end
@@ -755,6 +802,7 @@ module htm_sys_core #(
           // Neither restarted nor done (a stack error, asserted below) leaves the slot here.
           if (restarted) begin
             k_d     = '0;
+            akt_d   = AddrW'(obj_a);
             rrow_d  = '0;
             wrow_d  = '0;
             state_d = SExec;
@@ -782,7 +830,12 @@ module htm_sys_core #(
         amask_q <= '0;
         rem_q   <= '0;
         pend_q  <= '0;
+        lb_v_q    <= 1'b0;
+        sw_v_q    <= 1'b0;
+        lb_lane_q <= '0;
+        lb_addr_q <= '0;
         k_q     <= '0;
+        akt_q   <= '0;
         rrow_q  <= '0;
         wrow_q  <= '0;
       end else begin
@@ -791,7 +844,12 @@ module htm_sys_core #(
         amask_q <= amask_d;
         rem_q   <= rem_d;
         pend_q  <= pend_d;
+        lb_v_q    <= lb_v_d;
+        sw_v_q    <= st_we;
+        lb_lane_q <= lb_lane_d;
+        lb_addr_q <= lb_addr_d;
         k_q     <= k_d;
+        akt_q   <= akt_d;
         rrow_q  <= rrow_d;
         wrow_q  <= wrow_d;
       end
@@ -889,18 +947,21 @@ module htm_sys_core #(
       end
     end
 
-    // Log indices: the slot's row now, and the walker's word.
+    // Log indices: the slot's row now, and the walker's next word (rows fe_rl_row and fe_wl_row
+    // of lane lf, read into the walker's word register).
     logic [RlIdxW-1:0] rl_aidx, rl_vidx, rl_ridx;
-    logic [WlIdxW-1:0] wl_widx, wl_ridx;
+    logic [WlIdxW-1:0] wl_widx, wl_ridx, sw_idx_q;
     logic              rl_rok, wl_rok, rl_val_we;
-    assign rl_aidx   = RlIdxW'(32'(rrow_q) * WarpSize + 32'(l));
+    logic [AddrW-1:0]  sw_addr_q;
+    logic [DataW-1:0]  sw_val_q;
+    assign rl_aidx   = RlIdxW'(32'(rrow_q) * WarpSize + 32'(lb_lane_q));
     assign rl_vidx   = RlIdxW'(32'(rrow_q) * WarpSize + 32'(rep_l));
     assign wl_widx   = WlIdxW'(32'(wrow_q) * WarpSize + 32'(l));
     assign rl_val_we = rep_ld_s && rrow_q != RRowW'(MaxReads);
-    assign rl_rok    = 32'(fe_row_q) < MaxReads;
-    assign wl_rok    = 32'(fe_row_q) < MaxWrites;
-    assign rl_ridx   = rl_rok ? RlIdxW'(32'(fe_row_q) * WarpSize + 32'(lf)) : '0;
-    assign wl_ridx   = wl_rok ? WlIdxW'(32'(fe_row_q) * WarpSize + 32'(lf)) : '0;
+    assign rl_rok    = 32'(fe_rl_row) < MaxReads;
+    assign wl_rok    = 32'(fe_wl_row) < MaxWrites;
+    assign rl_ridx   = rl_rok ? RlIdxW'(32'(fe_rl_row) * WarpSize + 32'(lf)) : '0;
+    assign wl_ridx   = wl_rok ? WlIdxW'(32'(fe_wl_row) * WarpSize + 32'(lf)) : '0;
 
     // The data: no reset (read only where written).
     always_ff @(posedge clk_i) begin
@@ -923,14 +984,21 @@ module htm_sys_core #(
         r2_q[rep_l] <= rep_val;
       end
       if (rl_addr_we) begin
-        rl_addr_q[rl_aidx] <= addr;
+        rl_addr_q[rl_aidx] <= lb_addr_q;
       end
       if (rl_val_we) begin
         rl_val_q[rl_vidx] <= rep_val;
       end
+      if (sw_v_q) begin
+        wl_addr_q[sw_idx_q] <= sw_addr_q;
+        wl_val_q[sw_idx_q]  <= sw_val_q;
+      end
+      // A store's log word is written one cycle late, from a register: the write log is read
+      // only by the walker, which takes the slot two cycles after its last store at the earliest.
       if (st_we) begin
-        wl_addr_q[wl_widx] <= addr;
-        wl_val_q[wl_widx]  <= st_val;
+        sw_idx_q  <= wl_widx;
+        sw_addr_q <= addr;
+        sw_val_q  <= st_val;
       end
     end
 
@@ -939,15 +1007,15 @@ module htm_sys_core #(
     assign sl_setup[s]                        = state_q == SSetup;
     assign sl_commit_wait[s]                  = state_q == SCommitWait;
     assign sl_sload[s]                        = state_q == SLoad;
-    assign sl_ld_req[s]                       = state_q == SLoad && rem_q != '0;
+    assign sl_ld_req[s]                       = state_q == SLoad && lb_v_q;
     assign sl_cap_err[s]                      = cap_err;
     assign sl_pend[s*WarpSize +: WarpSize]    = pend_q;
     assign sl_mask[s*WarpSize +: WarpSize]    = mask;
     assign sl_base[s*BaseW +: BaseW]          = base_q;
     assign sl_rrow[s*RRowW +: RRowW]          = rrow_q;
     assign sl_wrow[s*WRowW +: WRowW]          = wrow_q;
-    assign sl_ld_addr[s*AddrW +: AddrW]       = addr;
-    assign sl_ld_lane[s*LaneW +: LaneW]       = l;
+    assign sl_ld_addr[s*AddrW +: AddrW]       = lb_addr_q;
+    assign sl_ld_lane[s*LaneW +: LaneW]       = lb_lane_q;
     assign sl_key[s*DataW +: DataW]           = c0_q[ds_lane_q];
     assign sl_rl_addr[s*AddrW +: AddrW]       = rl_rok ? rl_addr_q[rl_ridx] : '0;
     assign sl_rl_val[s*DataW +: DataW]        = rl_rok ? rl_val_q[rl_ridx] : '0;
@@ -961,6 +1029,7 @@ module htm_sys_core #(
     // The slot's stack gets only commands it accepts; a load step's lanes are its active lanes.
     `HTM_ASSERT(StackNoErr_A, !st_err)
     `HTM_ASSERT(PendOnlyInLoad_A, `HTM_IMPLIES(pend_q != '0, state_q == SLoad))
+    `HTM_ASSERT(LoadBufFirst_A, `HTM_IMPLIES(state_q == SLoad && !lb_v_q, rem_q == '0))
     `HTM_ASSERT(SlotStateRange_A, state_q <= SDone)
   end
 
@@ -1004,13 +1073,12 @@ module htm_sys_core #(
   );
   assign wk_start = wa_valid;
 
-  // The walker's slot: its rows, its thread base and its log word at (fe_row, lf).
+  // The walker's slot: its rows, its thread base and the log words read for the word register.
   logic [RRowW-1:0]    w_rrow;
   logic [WRowW-1:0]    w_wrow;
   logic [BaseW-1:0]    w_base;
   logic [AddrW-1:0]    w_rl_addr, w_wl_addr;
   logic [DataW-1:0]    w_rl_val, w_wl_val;
-  logic [PartW-1:0]    w_rl_part, w_wl_part;
   logic [WarpSize-1:0] w_start_mask;
   assign w_rrow       = sl_rrow[32'(wslot_q)*RRowW +: RRowW];
   assign w_wrow       = sl_wrow[32'(wslot_q)*WRowW +: WRowW];
@@ -1019,12 +1087,37 @@ module htm_sys_core #(
   assign w_rl_val     = sl_rl_val[32'(wslot_q)*DataW +: DataW];
   assign w_wl_addr    = sl_wl_addr[32'(wslot_q)*AddrW +: AddrW];
   assign w_wl_val     = sl_wl_val[32'(wslot_q)*DataW +: DataW];
-  assign w_rl_part    = part_of(w_rl_addr);
-  assign w_wl_part    = part_of(w_wl_addr);
   assign w_start_mask = sl_mask[32'(wa_idx)*WarpSize +: WarpSize];
 
   assign la = lowest_lane(ae_rem_q);
   assign lf = lowest_lane(fe_rem_q);
+
+  // The word register: the log word the fill engine sends next (lane lf of the walker's slot),
+  // read one cycle ahead so that no log RAM lies between the engine's state and the request
+  // register. It loads row 0 of the read log (or of the write log when the slot has no read
+  // rows) while the engine waits, and the next row, or the write log's row 0 after the last
+  // read row, when a ReadSet or WriteSet is sent; a word goes out the cycle after it is read,
+  // so the engine's timing is the one of a direct read.
+  logic             fw_en, fw_wl, fw_last_rl;
+  logic [AddrW-1:0] fw_addr_q;
+  logic [DataW-1:0] fw_val_q;
+  logic [PartW-1:0] fw_part;
+  assign fe_rl_row  = fe_state_q == FeWait ? '0 : (FeRowW + 1)'(fe_row_q) + 1'b1;
+  assign fe_wl_row  = fe_state_q == FeWrite ? (FeRowW + 1)'(fe_row_q) + 1'b1 : '0;
+  assign fw_last_rl = 32'(fe_row_q) + 32'd1 == 32'(w_rrow);
+  assign fw_en      = fe_state_q == FeWait ||
+                      (send_fe && (fe_state_q == FeRead || fe_state_q == FeWrite));
+  assign fw_wl      = fe_state_q == FeWait ? w_rrow == '0 :
+                      fe_state_q == FeWrite || fw_last_rl;
+  assign fw_part    = part_of(fw_addr_q);
+
+  // No reset: the word is read only after the engine's wait that loads it.
+  always_ff @(posedge clk_i) begin
+    if (fw_en) begin
+      fw_addr_q <= fw_wl ? w_wl_addr : w_rl_addr;
+      fw_val_q  <= fw_wl ? w_wl_val : w_rl_val;
+    end
+  end
 
   // Lane lf's flags per partition.
   logic [NumParts-1:0] arep_lf, aok_lf, touched_lf;
@@ -1066,15 +1159,15 @@ module htm_sys_core #(
       unique case (fe_state_q)
         FeRead: begin
           wk_type = MsgReadSet;
-          wk_dst  = w_rl_part;
-          wk_addr = w_rl_addr;
-          wk_data = w_rl_val;
+          wk_dst  = fw_part;
+          wk_addr = fw_addr_q;
+          wk_data = fw_val_q;
         end
         FeWrite: begin
           wk_type = MsgWriteSet;
-          wk_dst  = w_wl_part;
-          wk_addr = w_wl_addr;
-          wk_data = w_wl_val;
+          wk_dst  = fw_part;
+          wk_addr = fw_addr_q;
+          wk_data = fw_val_q;
         end
         FeFill: begin
           wk_type = fe_touched_p ? MsgDoneFill : MsgSkip;
@@ -1209,12 +1302,12 @@ module htm_sys_core #(
             if (send_fe) begin
               for (int i = 0; i < WarpSize; i++) begin
                 for (int p = 0; p < NumParts; p++) begin
-                  if (lf == LaneW'(i) && w_rl_part == PartW'(p)) begin
+                  if (lf == LaneW'(i) && fw_part == PartW'(p)) begin
                     touched_d[i*NumParts + p] = 1'b1;
                   end
                 end
               end
-              if (32'(fe_row_q) + 32'd1 == 32'(w_rrow)) begin
+              if (fw_last_rl) begin
                 fe_row_d = '0;
                 fe_p_d   = '0;
                 fe_state_d = w_wrow != '0 ? FeWrite : FeFill;
@@ -1227,7 +1320,7 @@ module htm_sys_core #(
             if (send_fe) begin
               for (int i = 0; i < WarpSize; i++) begin
                 for (int p = 0; p < NumParts; p++) begin
-                  if (lf == LaneW'(i) && w_wl_part == PartW'(p)) begin
+                  if (lf == LaneW'(i) && fw_part == PartW'(p)) begin
                     touched_d[i*NumParts + p] = 1'b1;
                     written_d[i*NumParts + p] = 1'b1;
                   end
