@@ -85,6 +85,8 @@ module htm_tx_simt_stack #(
   localparam logic [1:0] TRetry  = 2'(htm_pkg::SimtTypeRetry);
   localparam logic [1:0] TTrans  = 2'(htm_pkg::SimtTypeTrans);
 
+  localparam int unsigned AW = CntW + 1;  // stack-pointer arithmetic without wrap
+
   // The entries.
   logic [1:0]          type_q [Depth];
   logic [PcW-1:0]      pc_q   [Depth];
@@ -102,331 +104,312 @@ module htm_tx_simt_stack #(
   logic                resumed_q, restarted_q, tx_done_q, paused_q, err_q;
   logic                resumed_d, restarted_d, tx_done_d, paused_d, bad;
 
-  // The top entry, the Retry entry and the lanes above Retry.
+  // -----------------------------------------------------------------------------------------------
+  // Where each entry stands, decoded from the registered pointers (one-hot and thermometer rows,
+  // at the pointers' width): the write selection below is per entry and never compares an index.
+  // -----------------------------------------------------------------------------------------------
+  logic [AW-1:0]    sp_w, ridx_w;
+  logic [Depth-1:0] e_top;    // the top entry (sp - 1)
+  logic [Depth-1:0] e_sp;     // the first free entry (sp)
+  logic [Depth-1:0] e_sp1;    // the one above it (sp + 1)
+  logic [Depth-1:0] e_used;   // below sp
+  logic [Depth-1:0] e_btop;   // below the top
+  logic [Depth-1:0] e_r;      // the Retry entry
+  logic [Depth-1:0] e_r1;     // the one above Retry
+  logic [Depth-1:0] e_rm1;    // the one below Retry
+  logic [Depth-1:0] e_above;  // above Retry
+
+  assign sp_w   = AW'(sp_q);
+  assign ridx_w = AW'(ridx_q);
+  for (genvar i = 0; i < Depth; i++) begin : gen_pos
+    assign e_top[i]   = sp_w == AW'(i + 1);
+    assign e_sp[i]    = sp_w == AW'(i);
+    assign e_sp1[i]   = sp_w + AW'(1) == AW'(i);
+    assign e_used[i]  = AW'(i) < sp_w;
+    assign e_btop[i]  = AW'(i + 1) < sp_w;
+    assign e_r[i]     = ridx_w == AW'(i);
+    assign e_r1[i]    = ridx_w + AW'(1) == AW'(i);
+    assign e_rm1[i]   = ridx_w == AW'(i + 1);
+    assign e_above[i] = AW'(i) >= ridx_w + AW'(1);
+  end
+
+  // The top entry, the Retry entry and the lanes above Retry (AND-OR over the one-hot rows).
+  logic                has, full, full1, sp_gt1;
   logic [1:0]          t_type;
   logic [PcW-1:0]      t_pc, t_rpc, r_pc, r_rpc;
-  logic [WarpSize-1:0] t_mask, live;
-  logic                has;
-  logic [31:0]         sp, top, ridx;
+  logic [WarpSize-1:0] t_mask, r_mask, live;
+  logic [LogW-1:0]     t_log;
+  logic                t_trans, t_normal;
 
-  assign has  = sp_q != '0;
-  assign sp   = 32'(sp_q);
-  assign top  = sp - 32'd1;
-  assign ridx = 32'(ridx_q);
+  assign has    = sp_q != '0;
+  assign full   = sp_w == AW'(Depth);
+  assign full1  = sp_w >= AW'(Depth - 1);
+  assign sp_gt1 = sp_w > AW'(1);
 
   always_comb begin
     t_type = '0;
     t_pc   = '0;
     t_rpc  = '0;
     t_mask = '0;
+    t_log  = '0;
     r_pc   = '0;
     r_rpc  = '0;
+    r_mask = '0;
     live   = '0;
     for (int i = 0; i < Depth; i++) begin
-      if (has && 32'(i) == top) begin
-        t_type = type_q[i];
-        t_pc   = pc_q[i];
-        t_rpc  = rpc_q[i];
-        t_mask = mask_q[i];
+      t_type = t_type | ({2{e_top[i]}} & type_q[i]);
+      t_pc   = t_pc | ({PcW{e_top[i]}} & pc_q[i]);
+      t_rpc  = t_rpc | ({PcW{e_top[i]}} & rpc_q[i]);
+      t_mask = t_mask | ({WarpSize{e_top[i]}} & mask_q[i]);
+      t_log  = t_log | ({LogW{e_top[i]}} & log_q[i]);
+      r_pc   = r_pc | ({PcW{e_r[i]}} & pc_q[i]);
+      r_rpc  = r_rpc | ({PcW{e_r[i]}} & rpc_q[i]);
+      r_mask = r_mask | ({WarpSize{e_r[i]}} & mask_q[i]);
+      live   = live | ({WarpSize{in_tx_q && e_above[i] && e_used[i]}} & mask_q[i]);
+    end
+  end
+  assign t_trans  = t_type == TTrans;
+  assign t_normal = t_type == TNormal;
+
+  // -----------------------------------------------------------------------------------------------
+  // The command, decoded into per-entry writes
+  // -----------------------------------------------------------------------------------------------
+  logic op_init, op_next, op_branch, op_txb, op_pause, op_commit, op_abort, op_unknown;
+  assign op_init    = cmd_valid_i && cmd_op_i == 3'(htm_pkg::SimtOpInit);
+  assign op_next    = cmd_valid_i && cmd_op_i == 3'(htm_pkg::SimtOpNext);
+  assign op_branch  = cmd_valid_i && cmd_op_i == 3'(htm_pkg::SimtOpBranch);
+  assign op_txb     = cmd_valid_i && cmd_op_i == 3'(htm_pkg::SimtOpTxBegin);
+  assign op_pause   = cmd_valid_i && cmd_op_i == 3'(htm_pkg::SimtOpPause);
+  assign op_commit  = cmd_valid_i && cmd_op_i == 3'(htm_pkg::SimtOpCommit);
+  assign op_abort   = cmd_valid_i && cmd_op_i == 3'(htm_pkg::SimtOpAbort);
+  assign op_unknown = cmd_valid_i && !(op_init || op_next || op_branch || op_txb || op_pause ||
+                                       op_commit || op_abort);
+
+  // Branch (and Pause: the paused lanes are the taken ones, the running lanes the fall-through).
+  logic [WarpSize-1:0] taken, fall;
+  logic                any_taken, any_fall, div, same, pe1, pe2, push_sp, push_sp1, sp_fall;
+  logic                pop, br_ovf;
+  assign taken     = cmd_mask_i & t_mask;
+  assign fall      = t_mask & ~cmd_mask_i;
+  assign any_taken = taken != '0;
+  assign any_fall  = fall != '0;
+  assign div       = any_fall && any_taken;
+  assign pe1       = cmd_pc_i != cmd_rpc_i;   // the taken path does not start at rpc
+  assign pe2       = cmd_pc2_i != cmd_rpc_i;  // nor the fall-through path
+  // A Normal top above the bottom that already reconverges at rpc is reused for the paths (the
+  // entry below waits at rpc with every lane); otherwise it waits at rpc.
+  assign same      = t_normal && sp_gt1 && cmd_rpc_i == t_rpc;
+  // A divergent Branch pushes at sp (the fall-through path, or the taken one when the
+  // fall-through starts at rpc or the top is reused) and at sp + 1 (the taken path above the
+  // fall-through).
+  assign push_sp   = same ? pe1 && pe2 : pe1 || pe2;
+  assign push_sp1  = !same && pe1 && pe2;
+  assign sp_fall   = !same && pe2;
+  assign br_ovf    = (push_sp && full) || (push_sp1 && full1);
+  // Next: a Normal top (not the bottom) pops when it reaches its reconvergence point.
+  assign pop       = t_normal && sp_gt1 && cmd_pc_i == t_rpc;
+
+  logic txb_new, pause_go;
+  assign txb_new  = op_txb && !in_tx_q;
+  assign pause_go = op_pause && t_trans && any_taken;  // applied unless it names every lane
+
+  // Commit and Abort: the lanes X leave every entry above Retry and join the Retry mask; then
+  // the empty entries above Retry pop (below the committing top for Commit) and the stack
+  // restarts, ends or resumes. keep: an entry above Retry that stays non-empty.
+  logic                settle, any_keep, rmask_nz, restart, done, resume, popped_trans;
+  logic                top_trans_after;
+  logic [WarpSize-1:0] x, rmask;
+  logic [Depth-1:0]    keep, keep_ge, hk;
+  logic [CntW-1:0]     nn;
+  assign settle = op_commit || op_abort;
+  assign x      = cmd_mask_i & (op_commit ? t_mask : live);
+  assign rmask  = r_mask | x;
+  // An entry keeps a lane outside X: mask & ~(cmd_mask & M) is (mask & ~cmd_mask) | (mask & ~M),
+  // so the test splits into a term of the command and a term of the registered state only (the
+  // entry against every entry above it, the top selecting one). For Abort, M (the lanes above
+  // Retry) holds every lane of the entries it tests: only the first term is left. Whether any
+  // entry keeps a lane (the restart and the end, the latest selects) is taken from the two
+  // commands' rows directly, beside the priority chain that finds the new top.
+  logic [Depth-1:0] lane_not_named, lane_not_top, keep_c, keep_a;
+  for (genvar i = 0; i < Depth; i++) begin : gen_keep
+    logic [Depth-1:0] not_in;
+    for (genvar j = 0; j < Depth; j++) begin : gen_pair
+      if (j > i) begin : gen_above
+        assign not_in[j] = (mask_q[i] & ~mask_q[j]) != '0;
+      end else begin : gen_below
+        assign not_in[j] = 1'b0;
       end
-      if (32'(i) == ridx) begin
-        r_pc  = pc_q[i];
-        r_rpc = rpc_q[i];
+    end
+    assign lane_not_named[i] = (mask_q[i] & ~cmd_mask_i) != '0;
+    assign lane_not_top[i]   = (e_top & not_in) != '0;
+    assign keep_c[i] = e_above[i] && e_btop[i] && (lane_not_named[i] || lane_not_top[i]);
+    assign keep_a[i] = e_above[i] && e_used[i] && lane_not_named[i];
+  end
+  assign keep     = op_commit ? keep_c : keep_a;
+  assign any_keep = op_commit ? keep_c != '0 : keep_a != '0;
+
+  always_comb begin
+    keep_ge[Depth-1] = keep[Depth-1];
+    for (int i = Depth - 2; i >= 0; i--) begin
+      keep_ge[i] = keep_ge[i+1] || keep[i];
+    end
+    hk              = keep & ~(keep_ge >> 1);  // the highest kept entry, the new top
+    nn              = '0;
+    popped_trans    = op_commit;
+    top_trans_after = 1'b0;
+    for (int i = 0; i < Depth; i++) begin
+      nn = nn | ({CntW{hk[i]}} & CntW'(i + 1));
+      if (!keep_ge[i] && (op_commit ? e_btop[i] : e_used[i]) && type_q[i] == TTrans) begin
+        popped_trans = 1'b1;  // a Trans entry above the new top pops
       end
-      if (in_tx_q && 32'(i) > ridx && 32'(i) < sp) begin
-        live = live | mask_q[i];
+      if (hk[i] && type_q[i] == TTrans) begin
+        top_trans_after = 1'b1;
       end
     end
   end
+  assign rmask_nz = r_mask != '0 || x != '0;
+  assign restart  = settle && !any_keep && rmask_nz;
+  assign done     = settle && !any_keep && !rmask_nz;
+  assign resume   = settle && any_keep && popped_trans && top_trans_after;
 
-  // -----------------------------------------------------------------------------------------------
-  // The command
-  // -----------------------------------------------------------------------------------------------
-  logic [WarpSize-1:0] taken, fall, pm, failed, ab, rmask;
-  logic [31:0]         pushes, sp1, nn, k;
-  logic                settle, popped_trans, r_top, top_trans_after, same;
-
+  // Per-entry next state: the writes of fields first, then the writes of a whole entry
+  // {type, PC, RPC, mask, L}, which exclude each other and override the settle's mask update.
+  localparam int unsigned EW = 2 + 2 * PcW + WarpSize + LogW;
+  logic          put;
+  logic [EW-1:0] ent;
   always_comb begin
+    put = 1'b0;
+    ent = '0;
     for (int i = 0; i < Depth; i++) begin
       type_d[i] = type_q[i];
       pc_d[i]   = pc_q[i];
       rpc_d[i]  = rpc_q[i];
       mask_d[i] = mask_q[i];
       log_d[i]  = log_q[i];
-    end
-    sp_d         = sp_q;
-    ridx_d       = ridx_q;
-    in_tx_d      = in_tx_q;
-    resumed_d    = 1'b0;
-    restarted_d  = 1'b0;
-    tx_done_d    = 1'b0;
-    paused_d     = 1'b0;
-    bad          = 1'b0;
-    taken        = cmd_mask_i & t_mask;
-    fall         = t_mask & ~taken;
-    pm           = cmd_mask_i & t_mask;
-    failed       = cmd_mask_i & t_mask;
-    ab           = cmd_mask_i & live;
-    // Branch: a Normal top above the bottom that already reconverges at rpc is reused for the
-    // paths (the entry below waits at rpc with every lane); otherwise it waits at rpc.
-    same         = t_type == TNormal && sp > 32'd1 && cmd_rpc_i == t_rpc;
-    pushes       = same ? 32'(cmd_pc2_i != cmd_rpc_i && cmd_pc_i != cmd_rpc_i)
-                        : 32'(cmd_pc2_i != cmd_rpc_i) + 32'(cmd_pc_i != cmd_rpc_i);
-    sp1          = sp;
-    settle       = 1'b0;
-    popped_trans = 1'b0;
-    nn           = '0;
-    k            = '0;
-    rmask        = '0;
-    r_top        = 1'b0;
-    top_trans_after = 1'b0;
-
-    if (cmd_valid_i) begin
-      unique case (cmd_op_i)
-        3'(htm_pkg::SimtOpInit): begin
-          for (int i = 0; i < Depth; i++) begin
-            if (i == 0) begin
-              type_d[i] = TNormal;
-              pc_d[i]   = cmd_pc_i;
-              rpc_d[i]  = cmd_rpc_i;
-              mask_d[i] = cmd_mask_i;
-              log_d[i]  = '0;
-            end
-          end
-          sp_d    = CntW'(1);
-          ridx_d  = '0;
-          in_tx_d = 1'b0;
+      // The top: Next, Branch and a nested TxBegin move its PC (a Trans top takes L), a
+      // divergent Branch may reuse it, Pause keeps the paused lanes in it.
+      if (e_top[i]) begin
+        if ((op_next || op_branch || (op_txb && in_tx_q)) && t_trans) begin
+          log_d[i] = cmd_log_i;
         end
-        3'(htm_pkg::SimtOpNext): begin
-          if (!has) begin
-            bad = 1'b1;
-          end else begin
-            for (int i = 0; i < Depth; i++) begin
-              if (32'(i) == top) begin
-                pc_d[i] = cmd_pc_i;
-                if (t_type == TTrans) begin
-                  log_d[i] = cmd_log_i;
-                end
-              end
-            end
-            if (t_type == TNormal && sp > 32'd1 && cmd_pc_i == t_rpc) begin
-              sp_d = CntW'(top);  // reconverged
-            end
-          end
+        if (op_next || (op_txb && in_tx_q) || (op_branch && !any_fall)) begin
+          pc_d[i] = cmd_pc_i;
+        end else if (op_branch && !any_taken) begin
+          pc_d[i] = cmd_pc2_i;
+        end else if (op_branch && same && pe2) begin
+          pc_d[i]   = cmd_pc2_i;  // the top becomes the fall-through path
+          mask_d[i] = fall;
+        end else if (op_branch && same) begin
+          pc_d[i]   = cmd_pc_i;  // the top becomes the taken path
+          mask_d[i] = taken;
+        end else if (op_branch) begin
+          pc_d[i] = cmd_rpc_i;
         end
-        3'(htm_pkg::SimtOpBranch): begin
-          if (!has || (fall != '0 && taken != '0 && sp + pushes > 32'(Depth))) begin
-            bad = 1'b1;
-          end else begin
-            k = sp;
-            for (int i = 0; i < Depth; i++) begin
-              if (32'(i) == top) begin
-                if (t_type == TTrans) begin
-                  log_d[i] = cmd_log_i;
-                end
-                if (fall == '0) begin
-                  pc_d[i] = cmd_pc_i;
-                end else if (taken == '0) begin
-                  pc_d[i] = cmd_pc2_i;
-                end else if (same && cmd_pc2_i != cmd_rpc_i) begin
-                  pc_d[i]   = cmd_pc2_i;  // the top becomes the fall-through path
-                  mask_d[i] = fall;
-                end else if (same) begin
-                  pc_d[i]   = cmd_pc_i;  // the top becomes the taken path
-                  mask_d[i] = taken;
-                end else begin
-                  pc_d[i] = cmd_rpc_i;
-                end
-              end
-            end
-            if (fall != '0 && taken != '0 && same) begin
-              // The taken path on top of the reused entry, unless a path starts at rpc.
-              for (int i = 0; i < Depth; i++) begin
-                if (32'(i) == sp && cmd_pc2_i != cmd_rpc_i && cmd_pc_i != cmd_rpc_i) begin
-                  type_d[i] = TNormal;
-                  pc_d[i]   = cmd_pc_i;
-                  rpc_d[i]  = cmd_rpc_i;
-                  mask_d[i] = taken;
-                  log_d[i]  = '0;
-                end
-              end
-              sp_d = CntW'(sp + pushes);
-            end else if (fall != '0 && taken != '0) begin
-              // The fall-through path, then the taken path on top (paths at rpc are empty).
-              for (int i = 0; i < Depth; i++) begin
-                if (32'(i) == sp && cmd_pc2_i != cmd_rpc_i) begin
-                  type_d[i] = TNormal;
-                  pc_d[i]   = cmd_pc2_i;
-                  rpc_d[i]  = cmd_rpc_i;
-                  mask_d[i] = fall;
-                  log_d[i]  = '0;
-                end
-              end
-              if (cmd_pc2_i != cmd_rpc_i) begin
-                k = sp + 32'd1;
-              end
-              for (int i = 0; i < Depth; i++) begin
-                if (32'(i) == k && cmd_pc_i != cmd_rpc_i) begin
-                  type_d[i] = TNormal;
-                  pc_d[i]   = cmd_pc_i;
-                  rpc_d[i]  = cmd_rpc_i;
-                  mask_d[i] = taken;
-                  log_d[i]  = '0;
-                end
-              end
-              sp_d = CntW'(sp + pushes);
-            end
-          end
-        end
-        3'(htm_pkg::SimtOpTxBegin): begin
-          if (!has || (!in_tx_q && sp + 32'd2 > 32'(Depth))) begin
-            bad = 1'b1;
-          end else if (in_tx_q) begin
-            // Nested: flattened into the outer transaction.
-            for (int i = 0; i < Depth; i++) begin
-              if (32'(i) == top) begin
-                pc_d[i] = cmd_pc_i;
-                if (t_type == TTrans) begin
-                  log_d[i] = cmd_log_i;
-                end
-              end
-            end
-          end else begin
-            for (int i = 0; i < Depth; i++) begin
-              if (32'(i) == sp) begin
-                type_d[i] = TRetry;
-                pc_d[i]   = cmd_pc_i;
-                rpc_d[i]  = cmd_rpc_i;
-                mask_d[i] = '0;
-                log_d[i]  = '0;
-              end
-              if (32'(i) == sp + 32'd1) begin
-                type_d[i] = TTrans;
-                pc_d[i]   = cmd_pc_i;
-                rpc_d[i]  = '0;
-                mask_d[i] = t_mask;
-                log_d[i]  = '0;
-              end
-            end
-            ridx_d  = sp_q;
-            sp_d    = CntW'(sp + 32'd2);
-            in_tx_d = 1'b1;
-          end
-        end
-        3'(htm_pkg::SimtOpPause): begin
-          if (!has) begin
-            bad = 1'b1;
-          end else if (t_type == TTrans && pm != '0) begin
-            if (pm == t_mask || sp + 32'd1 > 32'(Depth)) begin
-              bad = 1'b1;
-            end else begin
-              for (int i = 0; i < Depth; i++) begin
-                if (32'(i) == top) begin  // the paused lanes, just below the top
-                  mask_d[i] = pm;
-                  log_d[i]  = cmd_log_i;
-                end
-                if (32'(i) == sp) begin  // the running lanes, on top
-                  type_d[i] = TTrans;
-                  pc_d[i]   = t_pc;
-                  rpc_d[i]  = t_rpc;
-                  mask_d[i] = t_mask & ~pm;
-                  log_d[i]  = cmd_log_i;
-                end
-              end
-              sp_d     = CntW'(sp + 32'd1);
-              paused_d = 1'b1;
-            end
-          end
-        end
-        3'(htm_pkg::SimtOpCommit): begin
-          if (!has || !in_tx_q || t_type != TTrans) begin
-            bad = 1'b1;
-          end else begin
-            for (int i = 0; i < Depth; i++) begin
-              if (32'(i) == ridx) begin
-                mask_d[i] = mask_q[i] | failed;
-              end
-              if (32'(i) > ridx) begin
-                mask_d[i] = mask_q[i] & ~failed;
-              end
-            end
-            sp1          = top;  // the committing entry pops
-            popped_trans = 1'b1;
-            settle       = 1'b1;
-          end
-        end
-        3'(htm_pkg::SimtOpAbort): begin
-          if (!in_tx_q) begin
-            bad = 1'b1;
-          end else begin
-            for (int i = 0; i < Depth; i++) begin
-              if (32'(i) == ridx) begin
-                mask_d[i] = mask_q[i] | ab;
-              end
-              if (32'(i) > ridx) begin
-                mask_d[i] = mask_q[i] & ~ab;
-              end
-            end
-            settle = 1'b1;
-          end
-        end
-        default: bad = 1'b1;
-      endcase
-    end
-
-    // Inside a transaction after Commit or Abort: pop the empty entries above Retry, then
-    // restart, end, or resume.
-    if (settle) begin
-      nn = ridx + 32'd1;
-      for (int i = 0; i < Depth; i++) begin
-        if (32'(i) > ridx && 32'(i) < sp1 && mask_d[i] != '0) begin
-          nn = 32'(i) + 32'd1;
+        if (pause_go) begin  // the paused lanes, just below the top
+          mask_d[i] = taken;
+          log_d[i]  = cmd_log_i;
         end
       end
-      for (int i = 0; i < Depth; i++) begin
-        if (32'(i) >= nn && 32'(i) < sp1 && type_q[i] == TTrans) begin
-          popped_trans = 1'b1;
-        end
-        if (32'(i) == ridx) begin
-          rmask = mask_d[i];
-        end
-        if (32'(i) + 32'd1 == nn && type_q[i] == TTrans) begin
-          top_trans_after = 1'b1;
-        end
+      // Commit and Abort: the lanes X join Retry and leave the entries above it; an end moves
+      // the entry below Retry to Retry's RPC.
+      if (settle && e_r[i]) begin
+        mask_d[i] = mask_q[i] | x;
       end
-      r_top = nn == ridx + 32'd1;
-      if (r_top && rmask != '0) begin
-        // Restart: Retry's lanes run again from its PC.
-        for (int i = 0; i < Depth; i++) begin
-          if (32'(i) == ridx) begin
-            mask_d[i] = '0;
-          end
-          if (32'(i) == ridx + 32'd1) begin
-            type_d[i] = TTrans;
-            pc_d[i]   = r_pc;
-            rpc_d[i]  = '0;
-            mask_d[i] = rmask;
-            log_d[i]  = '0;
-          end
-        end
-        sp_d        = CntW'(ridx + 32'd2);
-        restarted_d = 1'b1;
-      end else if (r_top) begin
-        // Every lane committed: Retry pops, the entry below continues after the commit.
-        for (int i = 0; i < Depth; i++) begin
-          if (32'(i) + 32'd1 == ridx) begin
-            pc_d[i] = r_rpc;
-          end
-        end
-        sp_d      = ridx_q;
-        in_tx_d   = 1'b0;
-        tx_done_d = 1'b1;
+      if (settle && e_above[i]) begin
+        mask_d[i] = mask_q[i] & ~x;
+      end
+      if (done && e_rm1[i]) begin
+        pc_d[i] = r_rpc;
+      end
+      // Whole entries: Init writes entry 0; at sp a Branch's path, TxBegin's Retry or Pause's
+      // running lanes, at sp + 1 a Branch's taken path or TxBegin's Trans entry; last (the
+      // latest select), a restart clears Retry and copies it into a new Trans entry above it.
+      put = 1'b1;
+      if (op_init && i == 0) begin
+        ent = {TNormal, cmd_pc_i, cmd_rpc_i, cmd_mask_i, LogW'(0)};
+      end else if (e_sp[i] && op_branch && div && push_sp) begin
+        ent = {TNormal, sp_fall ? cmd_pc2_i : cmd_pc_i, cmd_rpc_i, sp_fall ? fall : taken,
+               LogW'(0)};
+      end else if (e_sp[i] && txb_new) begin
+        ent = {TRetry, cmd_pc_i, cmd_rpc_i, WarpSize'(0), LogW'(0)};
+      end else if (e_sp[i] && pause_go) begin
+        ent = {TTrans, t_pc, t_rpc, fall, cmd_log_i};
+      end else if (e_sp1[i] && op_branch && div && push_sp1) begin
+        ent = {TNormal, cmd_pc_i, cmd_rpc_i, taken, LogW'(0)};
+      end else if (e_sp1[i] && txb_new) begin
+        ent = {TTrans, cmd_pc_i, PcW'(0), t_mask, LogW'(0)};
       end else begin
-        sp_d      = CntW'(nn);
-        resumed_d = popped_trans && top_trans_after;
+        put = 1'b0;
+        ent = '0;
+      end
+      if (put) begin
+        type_d[i] = ent[EW-1-:2];
+        pc_d[i]   = ent[EW-3-:PcW];
+        rpc_d[i]  = ent[EW-3-PcW-:PcW];
+        mask_d[i] = ent[LogW+WarpSize-1-:WarpSize];
+        log_d[i]  = ent[LogW-1:0];
+      end
+      if (restart && e_r[i]) begin
+        mask_d[i] = '0;
+      end
+      if (restart && e_r1[i]) begin
+        type_d[i] = TTrans;
+        pc_d[i]   = r_pc;
+        rpc_d[i]  = '0;
+        mask_d[i] = rmask;
+        log_d[i]  = '0;
       end
     end
   end
+
+  // The pointers and the events.
+  always_comb begin
+    sp_d        = sp_q;
+    ridx_d      = ridx_q;
+    in_tx_d     = in_tx_q;
+    resumed_d   = resume;
+    restarted_d = restart;
+    tx_done_d   = done;
+    paused_d    = pause_go;
+    if (op_init) begin
+      sp_d    = CntW'(1);
+      ridx_d  = '0;
+      in_tx_d = 1'b0;
+    end
+    if (op_next && pop) begin
+      sp_d = CntW'(sp_w - AW'(1));  // reconverged
+    end
+    if (op_branch && div) begin
+      sp_d = CntW'(sp_w + AW'(push_sp) + AW'(push_sp1));
+    end
+    if (txb_new) begin
+      sp_d    = CntW'(sp_w + AW'(2));
+      ridx_d  = sp_q;
+      in_tx_d = 1'b1;
+    end
+    if (pause_go) begin
+      sp_d = CntW'(sp_w + AW'(1));
+    end
+    if (settle) begin
+      if (restart) begin
+        sp_d = CntW'(ridx_w + AW'(2));
+      end else if (done) begin
+        sp_d    = ridx_q;
+        in_tx_d = 1'b0;
+      end else begin
+        sp_d = nn;
+      end
+    end
+  end
+
+  // Errors: the command is ignored.
+  assign bad = op_unknown ||
+               (!has && (op_next || op_branch || op_txb || op_pause || op_commit)) ||
+               (op_branch && div && br_ovf) ||
+               (txb_new && full1) ||
+               (pause_go && (!any_fall || full)) ||
+               (op_commit && (!in_tx_q || !t_trans)) ||
+               (op_abort && !in_tx_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -470,16 +453,6 @@ module htm_tx_simt_stack #(
   // -----------------------------------------------------------------------------------------------
   // Outputs
   // -----------------------------------------------------------------------------------------------
-  logic [LogW-1:0] t_log;
-  always_comb begin
-    t_log = '0;
-    for (int i = 0; i < Depth; i++) begin
-      if (has && 32'(i) == top) begin
-        t_log = log_q[i];
-      end
-    end
-  end
-
   assign top_valid_o = has;
   assign top_type_o  = t_type;
   assign top_pc_o    = t_pc;
@@ -495,13 +468,11 @@ module htm_tx_simt_stack #(
   assign err_o       = err_q;
 
   for (genvar i = 0; i < Depth; i++) begin : gen_out
-    logic used;
-    assign used = 32'(i) < sp;
-    assign stk_type_o[i*2 +: 2]               = used ? type_q[i] : '0;
-    assign stk_pc_o[i*PcW +: PcW]             = used ? pc_q[i] : '0;
-    assign stk_rpc_o[i*PcW +: PcW]            = used ? rpc_q[i] : '0;
-    assign stk_mask_o[i*WarpSize +: WarpSize] = used ? mask_q[i] : '0;
-    assign stk_log_o[i*LogW +: LogW]          = used ? log_q[i] : '0;
+    assign stk_type_o[i*2 +: 2]               = e_used[i] ? type_q[i] : '0;
+    assign stk_pc_o[i*PcW +: PcW]             = e_used[i] ? pc_q[i] : '0;
+    assign stk_rpc_o[i*PcW +: PcW]            = e_used[i] ? rpc_q[i] : '0;
+    assign stk_mask_o[i*WarpSize +: WarpSize] = e_used[i] ? mask_q[i] : '0;
+    assign stk_log_o[i*LogW +: LogW]          = e_used[i] ? log_q[i] : '0;
   end
 
   // The Retry entry is below the top inside a transaction; the lanes of the Trans entries above
@@ -510,11 +481,11 @@ module htm_tx_simt_stack #(
   always_comb begin
     retry_is_retry = 1'b0;
     for (int i = 0; i < Depth; i++) begin
-      if (32'(i) == ridx && type_q[i] == TRetry) begin
+      if (e_r[i] && type_q[i] == TRetry) begin
         retry_is_retry = 1'b1;
       end
     end
   end
-  `HTM_ASSERT(RetryBelowTop_A, !in_tx_q || (ridx + 32'd1 < sp && retry_is_retry))
+  `HTM_ASSERT(RetryBelowTop_A, !in_tx_q || (ridx_w + AW'(1) < sp_w && retry_is_retry))
 
 endmodule
