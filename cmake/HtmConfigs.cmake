@@ -98,25 +98,29 @@ htm_block(htm_lwh
 
 # KILO TM's Last Writer History: 256 x 4 table, 4 x 256 recency filter, 16-bit commit ids.
 htm_config(htm_lwh default LONG_NETLIST
-  AddrW=30 CidW=16 Sets=256 Ways=4 BfHashes=4 BfSlots=256 ScrubInterval=32)
+  AddrW=30 CidW=16 Sets=256 Ways=4 BfHashes=4 BfSlots=256 ScrubInterval=32 ResPipe=0)
 # Small: 8-bit commit ids wrap every 256 steps; 8 entries against a pool of 14 addresses.
 htm_config(htm_lwh small NETLIST_CYCLES 3000
-  AddrW=10 CidW=8 Sets=4 Ways=2 BfHashes=2 BfSlots=8 ScrubInterval=4)
+  AddrW=10 CidW=8 Sets=4 Ways=2 BfHashes=2 BfSlots=8 ScrubInterval=4 ResPipe=0)
 # Odd: three ways, a smaller table than filter, scrub every third cycle at the latest.
 htm_config(htm_lwh odd NETLIST_CYCLES 3000
-  AddrW=7 CidW=7 Sets=2 Ways=3 BfHashes=3 BfSlots=4 ScrubInterval=3)
+  AddrW=7 CidW=7 Sets=2 Ways=3 BfHashes=3 BfSlots=4 ScrubInterval=3 ResPipe=0)
 # Degenerate: one entry, one filter slot, 5-bit commit ids.
 htm_config(htm_lwh one NETLIST_CYCLES 3000
-  AddrW=2 CidW=5 Sets=1 Ways=1 BfHashes=1 BfSlots=1 ScrubInterval=2)
+  AddrW=2 CidW=5 Sets=1 Ways=1 BfHashes=1 BfSlots=1 ScrubInterval=2 ResPipe=0)
 # More sets than filter slots: the table's initial clear outlasts the filter's, so the scrub
 # counter's count during the clear and the set hash's own bits become visible (no other
 # configuration shows them). NO_NETLIST: the same RTL's netlist is tested above.
 htm_config(htm_lwh moresets NO_NETLIST
-  AddrW=6 CidW=6 Sets=2 Ways=2 BfHashes=2 BfSlots=1 ScrubInterval=3)
+  AddrW=6 CidW=6 Sets=2 Ways=2 BfHashes=2 BfSlots=1 ScrubInterval=3 ResPipe=0)
 # One set of two ways against two filter slots: the opposite order of the two clears, and a
 # hash with an address bit in every mask.
 htm_config(htm_lwh moreslots NO_NETLIST
-  AddrW=6 CidW=6 Sets=1 Ways=2 BfHashes=1 BfSlots=2 ScrubInterval=3)
+  AddrW=6 CidW=6 Sets=1 Ways=2 BfHashes=1 BfSlots=2 ScrubInterval=3 ResPipe=0)
+# The small history with its lookup answer registered (one cycle later, the commit unit's
+# LwhPipe for the prototype): the same operations, the answers delayed.
+htm_config(htm_lwh pipe NETLIST_CYCLES 3000
+  AddrW=10 CidW=8 Sets=4 Ways=2 BfHashes=2 BfSlots=8 ScrubInterval=4 ResPipe=1)
 
 # ---- Primitives ---------------------------------------------------------------------------------
 
@@ -201,29 +205,34 @@ htm_block(htm_commit_unit
 htm_config(htm_commit_unit default LONG KEEP_MEMORIES NETLIST_CYCLES 3000
   ROUTER router2
   AddrW=30 DataW=32 CidW=16 SrcW=8 RingSize=1024 BufWords=4096 ValTags=16
-  LwhSets=256 LwhWays=4 LwhBfHashes=4 LwhBfSlots=256 LwhScrubInterval=32)
+  LwhSets=256 LwhWays=4 LwhBfHashes=4 LwhBfSlots=256 LwhScrubInterval=32 LwhPipe=0)
 # Small: ring, word buffer and 8-bit commit ids wrap within a few hundred cycles; 4-bit data
 # make stale reads that still match by value; three validation tags (not a power of two).
 htm_config(htm_commit_unit small NETLIST_CYCLES 3000
   AddrW=6 DataW=4 CidW=8 SrcW=2 RingSize=16 BufWords=32 ValTags=3
-  LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4)
+  LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4 LwhPipe=0)
 # Degenerate: two ring entries, two buffer words, one validation tag, a one-way one-set LWH
 # with a one-slot filter, 5-bit commit ids.
 htm_config(htm_commit_unit one NETLIST_CYCLES 3000
   AddrW=2 DataW=1 CidW=5 SrcW=1 RingSize=2 BufWords=2 ValTags=1
-  LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2)
+  LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2 LwhPipe=0)
 # The small unit with a write buffer of 24 words (not a power of two): the free list's pointers
 # must wrap explicitly (every other configuration's wrap for free). NO_NETLIST as above.
 htm_config(htm_commit_unit oddbuf NO_NETLIST
   AddrW=6 DataW=4 CidW=8 SrcW=2 RingSize=16 BufWords=24 ValTags=3
-  LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4)
+  LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4 LwhPipe=0)
 # The small system-model machine's unit (machine/src/gpu/config.cc, `small`): a 32-entry ring
 # and 256 buffer words with 10-bit commit ids, so that rings and ids wrap within a workload run.
 # RTL in the loop of the small machine (htmsim run --config small --rtl, label cosim). 50 000
 # cycles of bench, like the paper's unit (docs/coverage.md).
 htm_config(htm_commit_unit machsmall LONG_SYNTH KEEP_MEMORIES NETLIST_CYCLES 3000
   AddrW=30 DataW=32 CidW=10 SrcW=2 RingSize=32 BufWords=256 ValTags=4
-  LwhSets=16 LwhWays=2 LwhBfHashes=4 LwhBfSlots=32 LwhScrubInterval=4)
+  LwhSets=16 LwhWays=2 LwhBfHashes=4 LwhBfSlots=32 LwhScrubInterval=4 LwhPipe=0)
+# The small unit with the LWH result registered (the prototype's partitions, htm_sys_part):
+# the hazard stage takes a cycle more, the pass pointer waits for it.
+htm_config(htm_commit_unit pipe NETLIST_CYCLES 3000
+  AddrW=6 DataW=4 CidW=8 SrcW=2 RingSize=16 BufWords=32 ValTags=3
+  LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4 LwhPipe=1)
 
 htm_block(htm_rct
   PORTS htm::golden::RctPorts
@@ -547,20 +556,20 @@ htm_block(htm_sys_part
 htm_config(htm_sys_part default LONG_SYNTH KEEP_MEMORIES NETLIST_CYCLES 3000
   NumParts=2 AddrW=13 DataW=32 IlvLog2=6 CoreW=2 RouteW=5
   CidW=10 RingSize=32 BufWords=256 ValTags=4
-  LwhSets=64 LwhWays=2 LwhBfHashes=2 LwhBfSlots=64 LwhScrubInterval=3)
+  LwhSets=64 LwhWays=2 LwhBfHashes=2 LwhBfSlots=64 LwhScrubInterval=3 LwhPipe=1)
 # Small: 32 words per partition in 2-word stripes, 4-bit data, and the commit unit's `small`
 # (16-entry ring, 32 buffer words, 8-bit commit ids): the ring, the buffer, the ids and the
 # reply queues wrap and fill within hundreds of cycles.
 htm_config(htm_sys_part small NETLIST_CYCLES 3000
   NumParts=2 AddrW=6 DataW=4 IlvLog2=1 CoreW=2 RouteW=2
   CidW=8 RingSize=16 BufWords=32 ValTags=3
-  LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4)
+  LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4 LwhPipe=1)
 # Degenerate: one partition of four 1-bit words, one-bit core and route, and the commit unit's
 # `one` (two ring entries, two buffer words, one validation tag, a one-entry LWH).
 htm_config(htm_sys_part one NETLIST_CYCLES 3000
   NumParts=1 AddrW=2 DataW=1 IlvLog2=0 CoreW=1 RouteW=1
   CidW=5 RingSize=2 BufWords=2 ValTags=1
-  LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2)
+  LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1 LwhScrubInterval=2 LwhPipe=0)
 
 htm_block(htm_sys_core
   PORTS htm::golden::SysCorePorts

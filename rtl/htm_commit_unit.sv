@@ -15,7 +15,8 @@
 // Four pointers walk the ring in cid order, each behind the previous one:
 //   hazard detection (ptr_fcd_o): when an entry is filled, looks up each of its reads in the
 //     Last Writer History (htm_lwh), then inserts each of its writes; a read whose last writer
-//     is at or after the retire pointer seen at the entry's first message flags the entry;
+//     is at or after the retire pointer seen at the entry's first message flags the entry (the
+//     result one cycle after the lookup, two with LwhPipe);
 //   pass (ptr_pass_o): replies Pass or Fail in cid order once the entry's validations are done;
 //     a flagged entry first waits for its youngest conflicting writer to retire and revalidates
 //     every read;
@@ -42,6 +43,9 @@ module htm_commit_unit #(
   parameter int unsigned LwhBfHashes      = 4,
   parameter int unsigned LwhBfSlots       = 256,
   parameter int unsigned LwhScrubInterval = 32,
+  // 1: the LWH's lookup result is registered and the hazard stage takes one more cycle (the
+  // prototype's clock; docs/htm_commit_unit.md "Pipelining for the prototype").
+  parameter bit          LwhPipe          = 1'b0,
   // Derived, do not set.
   localparam int unsigned TagW            = htm_pkg::idx_width(ValTags)
 ) (
@@ -167,10 +171,14 @@ module htm_commit_unit #(
   logic [SlotW-1:0]    r_slot_q;
   ret_state_e          r_state_q, r_state_d;
   logic [CntW-1:0]     r_wcount_q;
-  // Hazard lookup in flight (lk_first_q: the first of its entry's walk).
+  // Hazard lookup in flight (lk_first_q: the first of its entry's walk), and the lookup whose
+  // result is evaluated in this cycle (hz_*: the same one, or with LwhPipe the one before).
   logic                lk_valid_q, lk_first_q, f_looked_q;
   logic [IdxW-1:0]     lk_idx_q;
   logic [CidW-1:0]     lk_own_q, lk_raf;
+  logic                hz_valid, hz_first;
+  logic [IdxW-1:0]     hz_idx;
+  logic [CidW-1:0]     hz_raf, hz_d_own;
   // Entry fields read from block RAM for the pointers' entries.
   logic [CidW-1:0]     p_conf;                 // youngest conflicting writer of the pass entry
   logic [SrcW-1:0]     p_src, r_src;           // reply routes of the pass and retire entries
@@ -484,7 +492,9 @@ module htm_commit_unit #(
   // cleared conflict (the writer retired, revalidation started) is remembered until p moves on.
   assign p_conflict = p_conf_flag && p_rd_has && !p_cleared_q;
 
-  assign p_elig    = ptr_p_q != ptr_f_q && !(lk_valid_q && lk_idx_q == p_idx);
+  // Not while a lookup of the entry is in flight (its conflict flag is not written yet).
+  assign p_elig    = ptr_p_q != ptr_f_q && !(lk_valid_q && lk_idx_q == p_idx) &&
+                     !(LwhPipe && hz_valid && hz_idx == p_idx);
   assign conf_dist = p_conf - ptr_r_q;
 
   always_comb begin
@@ -667,7 +677,8 @@ module htm_commit_unit #(
     .Ways         (LwhWays),
     .BfHashes     (LwhBfHashes),
     .BfSlots      (LwhBfSlots),
-    .ScrubInterval(LwhScrubInterval)
+    .ScrubInterval(LwhScrubInterval),
+    .ResPipe      (LwhPipe)
   ) u_lwh (
     .clk_i,
     .rst_ni,
@@ -686,17 +697,52 @@ module htm_commit_unit #(
     .evict_cid_o  (lwh_ev_cid)
   );
 
+  // The lookup stage: with LwhPipe its fields wait one cycle for the registered result (the
+  // distance of the lookup's own cid from raf computed before).
+  if (LwhPipe) begin : g_hz_pipe
+    logic            hz_valid_q, hz_first_q;
+    logic [IdxW-1:0] hz_idx_q;
+    logic [CidW-1:0] hz_raf_q, hz_d_own_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        hz_valid_q <= 1'b0;
+        hz_first_q <= 1'b0;
+        hz_idx_q   <= '0;
+        hz_raf_q   <= '0;
+        hz_d_own_q <= '0;
+      end else begin
+        hz_valid_q <= lk_valid_q;
+        if (lk_valid_q) begin
+          hz_first_q <= lk_first_q;
+          hz_idx_q   <= lk_idx_q;
+          hz_raf_q   <= lk_raf;
+          hz_d_own_q <= lk_own_q - lk_raf;
+        end
+      end
+    end
+    assign hz_valid = hz_valid_q;
+    assign hz_first = hz_first_q;
+    assign hz_idx   = hz_idx_q;
+    assign hz_raf   = hz_raf_q;
+    assign hz_d_own = hz_d_own_q;
+  end else begin : g_hz_comb
+    assign hz_valid = lk_valid_q;
+    assign hz_first = lk_first_q;
+    assign hz_idx   = lk_idx_q;
+    assign hz_raf   = lk_raf;
+    assign hz_d_own = lk_own_q - lk_raf;
+  end
+
   // A lookup result flags the entry when its last writer is at or after retire-at-fill. The
   // entry's conflict flag and youngest conflicting writer so far are kept in cf_flag_q and
   // cf_cid_q (restarted with the first result of each walk) and written through to u_conf.
   logic            lk_conflict, lk_younger, cf_base, cf_flag_d, cf_flag_q;
-  logic [CidW-1:0] lk_d_found, lk_d_own, lk_d_old, cf_cid_d, cf_cid_q;
+  logic [CidW-1:0] lk_d_found, lk_d_old, cf_cid_d, cf_cid_q;
 
-  assign cf_base     = cf_flag_q && !lk_first_q;
-  assign lk_d_found  = lwh_res_cid - lk_raf;
-  assign lk_d_own    = lk_own_q - lk_raf;
-  assign lk_d_old    = cf_cid_q - lk_raf;
-  assign lk_conflict = lk_valid_q && lwh_res_valid && lwh_res_found && lk_d_found < lk_d_own;
+  assign cf_base     = cf_flag_q && !hz_first;
+  assign lk_d_found  = lwh_res_cid - hz_raf;
+  assign lk_d_old    = cf_cid_q - hz_raf;
+  assign lk_conflict = hz_valid && lwh_res_valid && lwh_res_found && lk_d_found < hz_d_own;
   assign lk_younger  = !cf_base || lk_d_old < lk_d_found;
   assign cf_flag_d   = cf_base || lk_conflict;
   assign cf_cid_d    = (lk_conflict && lk_younger) ? lwh_res_cid : cf_cid_q;
@@ -834,7 +880,7 @@ module htm_commit_unit #(
   logic [IdxW-1:0] conf_wr_idx_q;
   logic [CidW-1:0] p_conf_ram;
   htm_ram_1r1w #(.Width(CidW + 1), .Depth(RingSize)) u_conf (
-    .clk_i, .rst_ni, .wr_en_i(lk_valid_q), .wr_addr_i(lk_idx_q),
+    .clk_i, .rst_ni, .wr_en_i(hz_valid), .wr_addr_i(hz_idx),
     .wr_data_i({cf_flag_d, cf_cid_d}), .rd_en_i(1'b1), .rd_addr_i(p_idx_next),
     .rd_valid_o(conf_unused_valid), .rd_data_o({p_conf_ram_flag, p_conf_ram}));
   assign {p_conf_flag, p_conf} = (conf_wr_q && conf_wr_idx_q == p_idx)
@@ -847,9 +893,9 @@ module htm_commit_unit #(
       cf_flag_q     <= 1'b0;
       cf_cid_q      <= '0;
     end else begin
-      conf_wr_q <= lk_valid_q;
-      if (lk_valid_q) begin
-        conf_wr_idx_q <= lk_idx_q;
+      conf_wr_q <= hz_valid;
+      if (hz_valid) begin
+        conf_wr_idx_q <= hz_idx;
         cf_flag_q     <= cf_flag_d;
         cf_cid_q      <= cf_cid_d;
       end

@@ -26,7 +26,9 @@
 //     ready_o low);
 //   * an operation accepted in cycle t (op_valid_i && ready_o) is applied in cycle t+1; a
 //     lookup answers in cycle t+1 (res_valid_o) and sees every operation accepted before it;
-//   * evict_valid_o reports, in cycle t+1, the entry an insert accepted in cycle t evicted.
+//   * evict_valid_o reports, in cycle t+1, the entry an insert accepted in cycle t evicted;
+//   * with ResPipe the lookup's answer is registered: it answers in cycle t+2 (res_*_o), with
+//     the same contents (the prototype's clock; docs/htm_lwh.md).
 `include "htm_assert.svh"
 
 module htm_lwh #(
@@ -37,6 +39,7 @@ module htm_lwh #(
   parameter int unsigned BfHashes      = 4,    // Bloom filter hash functions, 1..7
   parameter int unsigned BfSlots       = 256,  // Bloom filter slots per hash, a power of two
   parameter int unsigned ScrubInterval = 32,   // forced scrub step at least this often, >= 2
+  parameter bit          ResPipe       = 1'b0, // 1: the lookup answer one cycle later, registered
   // Derived, do not set.
   localparam int unsigned ScrubSteps   = (Sets > BfSlots) ? Sets : BfSlots
 ) (
@@ -303,10 +306,40 @@ module htm_lwh #(
   logic lookup_q;
   assign lookup_q = op_q && !write_q;
 
-  assign res_valid_o   = lookup_q;
-  assign res_hit_o     = lookup_q && hit;
-  assign res_found_o   = lookup_q && (hit || bf_found);
-  assign res_cid_o     = !lookup_q ? '0 : (hit ? hit_cid : bf_val);
+  logic            res_valid, res_hit, res_found;
+  logic [CidW-1:0] res_cid;
+  assign res_valid = lookup_q;
+  assign res_hit   = lookup_q && hit;
+  assign res_found = lookup_q && (hit || bf_found);
+  assign res_cid   = !lookup_q ? '0 : (hit ? hit_cid : bf_val);
+
+  if (ResPipe) begin : g_res_pipe
+    logic            res_valid_q, res_hit_q, res_found_q;
+    logic [CidW-1:0] res_cid_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        res_valid_q <= 1'b0;
+        res_hit_q   <= 1'b0;
+        res_found_q <= 1'b0;
+        res_cid_q   <= '0;
+      end else begin
+        res_valid_q <= res_valid;
+        res_hit_q   <= res_hit;
+        res_found_q <= res_found;
+        res_cid_q   <= res_cid;
+      end
+    end
+    assign res_valid_o = res_valid_q;
+    assign res_hit_o   = res_hit_q;
+    assign res_found_o = res_found_q;
+    assign res_cid_o   = res_cid_q;
+  end else begin : g_res_comb
+    assign res_valid_o = res_valid;
+    assign res_hit_o   = res_hit;
+    assign res_found_o = res_found;
+    assign res_cid_o   = res_cid;
+  end
+
   assign evict_valid_o = evict;
   assign evict_addr_o  = evict ? victim_addr : '0;
   assign evict_cid_o   = evict ? victim_cid : '0;

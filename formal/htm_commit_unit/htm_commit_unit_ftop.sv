@@ -42,6 +42,7 @@ module htm_commit_unit_ftop #(
   parameter int unsigned LwhBfHashes      = 1,
   parameter int unsigned LwhBfSlots       = 1,
   parameter int unsigned LwhScrubInterval = 2,
+  parameter bit          LwhPipe          = 1'b0,
   // 0: the end-to-end properties above and their covers; 1: the error output's properties and
   // covers (a separate proof: together they take z3 three times as long).
   parameter bit          ErrCheck         = 1'b0,
@@ -77,7 +78,8 @@ module htm_commit_unit_ftop #(
   htm_commit_unit #(
     .AddrW(AddrW), .DataW(DataW), .CidW(CidW), .SrcW(SrcW), .RingSize(RingSize),
     .BufWords(BufWords), .ValTags(ValTags), .LwhSets(LwhSets), .LwhWays(LwhWays),
-    .LwhBfHashes(LwhBfHashes), .LwhBfSlots(LwhBfSlots), .LwhScrubInterval(LwhScrubInterval)
+    .LwhBfHashes(LwhBfHashes), .LwhBfSlots(LwhBfSlots), .LwhScrubInterval(LwhScrubInterval),
+    .LwhPipe(LwhPipe)
   ) u_dut (
     .clk_i, .rst_ni, .in_valid_i, .in_ready_o(in_ready), .in_type_i, .in_cid_i, .in_src_i,
     .in_addr_i, .in_data_i, .arep_valid_o(arep_valid), .arep_pass_o(arep_pass),

@@ -39,6 +39,7 @@ module htm_sys_part_ftop #(
   parameter int unsigned LwhBfHashes      = 1,
   parameter int unsigned LwhBfSlots       = 1,
   parameter int unsigned LwhScrubInterval = 2,
+  parameter bit          LwhPipe          = 1'b0,
   // 0: the load properties and their covers; 1: the error output.
   parameter bit          ErrCheck         = 1'b0,
   localparam int unsigned PartW           = htm_pkg::idx_width(NumParts),
@@ -88,7 +89,8 @@ module htm_sys_part_ftop #(
     .LwhWays         (LwhWays),
     .LwhBfHashes     (LwhBfHashes),
     .LwhBfSlots      (LwhBfSlots),
-    .LwhScrubInterval(LwhScrubInterval)
+    .LwhScrubInterval(LwhScrubInterval),
+    .LwhPipe         (LwhPipe)
   ) u_dut (
     .clk_i,
     .rst_ni,

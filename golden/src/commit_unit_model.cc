@@ -22,7 +22,8 @@ LwhParams LwhOf(const CommitUnitParams& p) {
                    .ways = p.lwh_ways,
                    .bf_hashes = p.lwh_bf_hashes,
                    .bf_slots = p.lwh_bf_slots,
-                   .scrub_interval = p.lwh_scrub_interval};
+                   .scrub_interval = p.lwh_scrub_interval,
+                   .res_pipe = p.lwh_pipe};
 }
 
 }  // namespace
@@ -51,6 +52,9 @@ std::string CheckCommitUnitParams(const CommitUnitParams& p) {
   }
   if (p.val_tags < 1 || p.val_tags > 256) {
     return "ValTags must be in 1..256, got " + std::to_string(p.val_tags);
+  }
+  if (p.lwh_pipe != 0 && p.lwh_pipe != 1) {
+    return "LwhPipe must be 0 or 1, got " + std::to_string(p.lwh_pipe);
   }
   if (std::string err = CheckLwhParams(LwhOf(p)); !err.empty()) {
     return "LWH: " + err;
@@ -86,7 +90,8 @@ void CommitUnitModel::Reset() {
   fw_.active = pw_.active = cw_.active = rw_.active = false;
   r_state_ = RetireState::kIdle;
   r_wcount_ = 0;
-  lk_valid_ = false;
+  lk_ = Lookup{};
+  hz_ = Lookup{};
   cw_out_ = ack_pool_ = 0;
   arep_valid_ = false;
   err_ = false;
@@ -222,7 +227,8 @@ CommitUnitModel::Comb CommitUnitModel::Decide(const CommitUnitIn& in) const {
   // ---- Pass pointer.
   const int pidx = Idx(ptr_p_);
   const Entry& ep = ent_[pidx];
-  const bool p_elig = ptr_p_ != ptr_f_ && !(lk_valid_ && lk_idx_ == pidx);
+  const bool p_elig = ptr_p_ != ptr_f_ && !(lk_.valid && lk_.idx == pidx) &&
+                      !(p_.lwh_pipe && hz_.valid && hz_.idx == pidx);
   if (!pw_.active) {
     if (p_elig) {
       if (ep.skip) {
@@ -466,25 +472,29 @@ void CommitUnitModel::Tick(const CommitUnitIn& in) {
     fl_rd_ = fl_mem_[fl_r_];
   }
 
-  // LWH result of the lookup accepted last cycle.
-  if (lk_valid_ && c.lwh_out.res_valid && c.lwh_out.res_found) {
-    Entry& e = ent_[lk_idx_];
-    const uint64_t d_found = Dist(c.lwh_out.res_cid, lk_raf_);
-    if (d_found < Dist(lk_own_, lk_raf_)) {
+  // LWH result of the lookup accepted last cycle (two cycles ago with LwhPipe).
+  const Lookup& hz = p_.lwh_pipe ? hz_ : lk_;
+  if (hz.valid && c.lwh_out.res_valid && c.lwh_out.res_found) {
+    Entry& e = ent_[hz.idx];
+    const uint64_t d_found = Dist(c.lwh_out.res_cid, hz.raf);
+    if (d_found < Dist(hz.own, hz.raf)) {
       ++stats_.conflicts;
       ++cover_.hazard_conflict;
-      if (!e.conflict || Dist(e.conf_cid, lk_raf_) < d_found) {
+      if (!e.conflict || Dist(e.conf_cid, hz.raf) < d_found) {
         e.conf_cid = c.lwh_out.res_cid;
       }
       e.conflict = true;
     }
   }
   lwh_.Tick(c.lwh_in);
-  lk_valid_ = c.f_lookup;
+  if (p_.lwh_pipe) {
+    hz_ = lk_;
+  }
+  lk_.valid = c.f_lookup;
   if (c.f_lookup) {
-    lk_idx_ = Idx(ptr_f_);
-    lk_own_ = ptr_f_;
-    lk_raf_ = ent_[Idx(ptr_f_)].raf;
+    lk_.idx = Idx(ptr_f_);
+    lk_.own = ptr_f_;
+    lk_.raf = ent_[Idx(ptr_f_)].raf;
   }
 
   // Validation responses.

@@ -50,6 +50,9 @@ std::string CheckLwhParams(const LwhParams& p) {
   if (p.scrub_interval < 2) {
     return "ScrubInterval must be at least 2, got " + std::to_string(p.scrub_interval);
   }
+  if (p.res_pipe != 0 && p.res_pipe != 1) {
+    return "ResPipe must be 0 or 1, got " + std::to_string(p.res_pipe);
+  }
   const uint64_t steps = static_cast<uint64_t>(std::max(p.sets, p.bf_slots));
   const uint64_t bound = (uint64_t{1} << (p.cid_w - 2)) + steps * p.scrub_interval + 2;
   if (bound >= (uint64_t{1} << (p.cid_w - 1))) {
@@ -73,6 +76,7 @@ void LwhModel::Reset() {
   init_set_ = 0;
   scrub_ptr_ = scrub_cnt_ = 0;
   s1_ = Stage{};
+  res_q_ = Answer{};
 }
 
 uint64_t LwhModel::SetIndex(uint64_t addr) const {
@@ -134,16 +138,26 @@ SigRecencyRamIn LwhModel::BloomIn(const LwhIn& in, const Result& r) const {
   return b;
 }
 
-LwhOut LwhModel::Eval(const LwhIn& in) const {
-  const Result r = Compute();
+LwhModel::Answer LwhModel::Lookup(const LwhIn& in, const Result& r) const {
   const SigRecencyRamOut b = bf_.Eval(BloomIn(in, r));
   const bool lookup = s1_.op && !s1_.write;
+  Answer a;
+  a.valid = lookup;
+  a.hit = lookup && r.hit;
+  a.found = lookup && (r.hit || b.lkp_found);
+  a.cid = !lookup ? 0 : (r.hit ? r.hit_cid : b.lkp_val);
+  return a;
+}
+
+LwhOut LwhModel::Eval(const LwhIn& in) const {
+  const Result r = Compute();
+  const Answer a = p_.res_pipe ? res_q_ : Lookup(in, r);
   LwhOut out;
   out.ready = ready();
-  out.res_valid = lookup;
-  out.res_hit = lookup && r.hit;
-  out.res_found = lookup && (r.hit || b.lkp_found);
-  out.res_cid = !lookup ? 0 : (r.hit ? r.hit_cid : b.lkp_val);
+  out.res_valid = a.valid;
+  out.res_hit = a.hit;
+  out.res_found = a.found;
+  out.res_cid = a.cid;
   out.evict_valid = r.evict;
   const Way& victim = table_[s1_.set * p_.ways + r.old_way];
   out.evict_addr = r.evict ? victim.addr : 0;
@@ -175,6 +189,9 @@ void LwhModel::Tick(const LwhIn& in) {
   cover_.evict += r.evict ? 1 : 0;
   cover_.op_stall += in.op_valid && !rdy ? 1 : 0;
   cover_.forced_scrub += in.op_valid && force && !was_init && bf_ready ? 1 : 0;
+  if (p_.res_pipe) {
+    res_q_ = Lookup(in, r);
+  }
   bf_.Tick(BloomIn(in, r));
 
   // Stage 1 writes the table.

@@ -113,7 +113,8 @@ CommitUnitParams SysPartCuParams(const SysPartParams& p) {
                           .lwh_ways = p.lwh_ways,
                           .lwh_bf_hashes = p.lwh_bf_hashes,
                           .lwh_bf_slots = p.lwh_bf_slots,
-                          .lwh_scrub_interval = p.lwh_scrub_interval};
+                          .lwh_scrub_interval = p.lwh_scrub_interval,
+                          .lwh_pipe = p.lwh_pipe};
 }
 
 std::string CheckSysPartParams(const SysPartParams& p) {

@@ -59,6 +59,7 @@ module htm_sys_part #(
   parameter int unsigned LwhBfHashes      = 2,
   parameter int unsigned LwhBfSlots       = 64,
   parameter int unsigned LwhScrubInterval = 3,
+  parameter bit          LwhPipe          = 1'b0, // 1: the LWH result registered (100 MHz)
   // Derived, do not set.
   localparam int unsigned PartW           = htm_pkg::idx_width(NumParts),
   localparam int unsigned ReqW            = 4 + CidW + RouteW + AddrW + DataW,
@@ -242,7 +243,8 @@ module htm_sys_part #(
     .LwhWays         (LwhWays),
     .LwhBfHashes     (LwhBfHashes),
     .LwhBfSlots      (LwhBfSlots),
-    .LwhScrubInterval(LwhScrubInterval)
+    .LwhScrubInterval(LwhScrubInterval),
+    .LwhPipe         (LwhPipe)
   ) u_cu (
     .clk_i,
     .rst_ni,

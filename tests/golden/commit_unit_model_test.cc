@@ -80,6 +80,9 @@ TEST(CommitUnitModel, RejectsIllegalParameters) {
   p = configs::htm_commit_unit::kSmall;
   p.lwh_scrub_interval = 64;  // the LWH age bound no longer fits 8-bit commit ids
   EXPECT_THROW(CommitUnitModel{p}, std::invalid_argument);
+  p = configs::htm_commit_unit::kSmall;
+  p.lwh_pipe = 2;
+  EXPECT_THROW(CommitUnitModel{p}, std::invalid_argument);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "Vhtm_commit_unit__pipe.h"
 #include "Vhtm_commit_unit__small.h"
 
 #include "htm/configs/htm_commit_unit.h"
@@ -29,8 +30,6 @@ using golden::CommitUnitIn;
 using golden::CommitUnitModel;
 using golden::CommitUnitOut;
 using golden::CommitUnitPorts;
-using Ls = Lockstep<CommitUnitPorts, Vhtm_commit_unit__small, CommitUnitModel>;
-
 const golden::CommitUnitParams& P() {
   return configs::htm_commit_unit::kSmall;
 }
@@ -41,10 +40,14 @@ struct Reply {
 };
 
 // Drives the unit like a core and a memory: one message at a time, validation reads answered
-// after `lat` cycles (or held), commit writes acknowledged in order after `lat` cycles.
-class Driver {
+// after `lat` cycles (or held), commit writes acknowledged in order after `lat` cycles. V and
+// the configuration: `small`, or `pipe` (the same with LwhPipe, the same cid width).
+template <class V>
+class DriverT {
  public:
-  Driver() : ls_(P(), DirectedOptions("htm_commit_unit", "small")) {}
+  using Ls = Lockstep<CommitUnitPorts, V, CommitUnitModel>;
+  explicit DriverT(const golden::CommitUnitParams& p = P(), const char* config = "small")
+      : ls_(p, DirectedOptions("htm_commit_unit", config)) {}
 
   Ls& ls() { return ls_; }
   const CommitUnitModel& model() const { return ls_.model(); }
@@ -184,12 +187,15 @@ class Driver {
   size_t seen_ = 0;
   bool last_alloc_ = false;
 };
+using Driver = DriverT<Vhtm_commit_unit__small>;
+using PipeDriver = DriverT<Vhtm_commit_unit__pipe>;
 
 // The LWH's initial sweep: nothing is hazard-checked before it ends.
 constexpr int kSweep = 8;
 
 // Waits for cid's Pass or Fail reply and checks its type.
-void AwaitReply(Driver& d, uint64_t cid, CuRep type) {
+template <class D>
+void AwaitReply(D& d, uint64_t cid, CuRep type) {
   const auto r = d.Await(cid);
   ASSERT_TRUE(r.has_value()) << "no reply for cid " << cid;
   ASSERT_EQ(r->type, type) << "cid " << cid;
@@ -197,7 +203,8 @@ void AwaitReply(Driver& d, uint64_t cid, CuRep type) {
 
 // cid 0 writes address a (value 11) and passes here; cid 1 then reads a's old value 4 before
 // cid 0 has committed (its speculative validation matches).
-void StaleReadBehindAPassedWriter(Driver& d, uint64_t a) {
+template <class D>
+void StaleReadBehindAPassedWriter(D& d, uint64_t a) {
   d.Idle(kSweep);
   d.mem[a] = 4;
   ASSERT_TRUE(d.Alloc(0));
@@ -250,8 +257,8 @@ TEST(CommitUnitDirected, SkipRetiresAtOnceAndKeepsTheSequenceDense) {
 // cid 0 writes address a and passes here; cid 1 read a's old value before cid 0 committed and
 // is validated speculatively (it matches). Hazard detection finds cid 0 as a's last writer,
 // not retired when cid 1 arrived: cid 1 waits for cid 0 to retire, then revalidates.
-void RaceOlderWriter(bool writer_commits) {
-  Driver d;
+template <class D>
+void RaceOlderWriterWith(D& d, bool writer_commits) {
   const uint64_t a = 0x21;
   ASSERT_NO_FATAL_FAILURE(StaleReadBehindAPassedWriter(d, a));
   d.Fill(1);
@@ -281,8 +288,54 @@ void RaceOlderWriter(bool writer_commits) {
   EXPECT_EQ(d.model().Eval({}).err, 0u);
 }
 
+void RaceOlderWriter(bool writer_commits) {
+  Driver d;
+  RaceOlderWriterWith(d, writer_commits);
+}
+
 TEST(CommitUnitDirected, ReadRacingAnOlderWriterRevalidatesAndFails) {
   RaceOlderWriter(true);
+}
+
+// LwhPipe: the LWH's result a cycle later; the conflict is found all the same.
+TEST(CommitUnitDirected, PipeReadRacingAnOlderWriterRevalidatesAndFails) {
+  PipeDriver d(configs::htm_commit_unit::kPipe, "pipe");
+  RaceOlderWriterWith(d, true);
+}
+
+TEST(CommitUnitDirected, PipePassThenTxFailFromAnotherUnitRevalidatesAndPasses) {
+  PipeDriver d(configs::htm_commit_unit::kPipe, "pipe");
+  RaceOlderWriterWith(d, false);
+}
+
+// The cycle of cid 0's Pass after a read of a, DoneFill and `idle` cycles (validation answered
+// at once), and the cycle its DoneFill was accepted.
+template <class D>
+std::pair<uint64_t, uint64_t> ReadOnlyPassCycle(D& d, uint64_t a) {
+  d.lat = 0;
+  d.Idle(kSweep);
+  d.mem[a] = 2;
+  EXPECT_TRUE(d.Alloc(0));
+  d.Read(0, a);
+  d.Fill(0);
+  const uint64_t filled = d.cycle() - 1;
+  const auto r = d.Await(0);
+  EXPECT_TRUE(r.has_value());
+  EXPECT_EQ(r->type, CuRep::kPass);
+  return {r.value_or(Reply{}).cycle, filled};
+}
+
+// The pass pointer waits for the entry's last lookup result: one cycle more with LwhPipe (the
+// validation is done before). Small: DoneFill in cycle t, the read's lookup in t+2 (the walk
+// starts in t+1 and reads the word), its result and the conflict write in t+3, Pass in t+4.
+TEST(CommitUnitDirected, PipePassesOneCycleLaterThanWithoutIt) {
+  Driver d;
+  const auto [small, small_fill] = ReadOnlyPassCycle(d, 5);
+  PipeDriver q(configs::htm_commit_unit::kPipe, "pipe");
+  const auto [pipe, pipe_fill] = ReadOnlyPassCycle(q, 5);
+  EXPECT_EQ(small_fill, pipe_fill);
+  EXPECT_EQ(small - small_fill, 4u);
+  EXPECT_EQ(pipe - pipe_fill, 5u);
 }
 
 TEST(CommitUnitDirected, PassThenTxFailFromAnotherUnitRevalidatesAndPasses) {

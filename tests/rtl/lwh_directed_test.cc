@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "Vhtm_lwh__default.h"
+#include "Vhtm_lwh__pipe.h"
 #include "Vhtm_lwh__small.h"
 #include "Vhtm_sig_recency_ram__small.h"
 
@@ -190,6 +191,26 @@ TEST(LwhDirected, BackToBackInsertAndLookupHit) {
   o = DirectedCycle(ls, Nop(1));
   EXPECT_EQ(o.res_hit, 1u);
   EXPECT_EQ(o.res_cid, 1u) << "a hit overwrites the cid";
+}
+
+// ResPipe: the same answers one cycle later (t+2), still seeing the write accepted right
+// before the lookup and not the one right after it; res_valid low in between.
+TEST(LwhDirected, PipeAnswersOneCycleLater) {
+  const auto& p = configs::htm_lwh::kPipe;  // the small history with ResPipe
+  LwhLs<Vhtm_lwh__pipe> ls(p, DirectedOptions("htm_lwh", "pipe"));
+  SweepLwh(ls, p);
+  DirectedCycle(ls, Nop(1));
+  DirectedCycle(ls, Nop(2));
+  Do(ls, Write(2, 0x21, 1));
+  EXPECT_EQ(Do(ls, Read(2, 0x21)).res_valid, 0u);  // t
+  const LwhOut t1 = DirectedCycle(ls, Write(3, 0x21, 3));
+  EXPECT_EQ(t1.ready, 1u) << "the insert is accepted at t+1";
+  EXPECT_EQ(t1.res_valid, 0u) << "not yet at t+1";
+  const LwhOut t2 = DirectedCycle(ls, Nop(3));
+  EXPECT_EQ(t2.res_valid, 1u);
+  EXPECT_EQ(t2.res_hit, 1u);
+  EXPECT_EQ(t2.res_cid, 1u) << "the insert accepted after the lookup is not seen";
+  EXPECT_EQ(DirectedCycle(ls, Nop(3)).res_valid, 0u);
 }
 
 // The slides' example (KILO TM slide 31): a write evicts the oldest entry, whose address then

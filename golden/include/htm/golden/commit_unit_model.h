@@ -173,10 +173,14 @@ class CommitUnitModel {
   Walker fw_, pw_, cw_, rw_;
   RetireState r_state_ = RetireState::kIdle;
   int r_wcount_ = 0;
-  // hazard lookup in flight: its entry, own cid and retire-at-fill
-  bool lk_valid_ = false;
-  int lk_idx_ = 0;
-  uint64_t lk_own_ = 0, lk_raf_ = 0;
+  // hazard lookups in flight: entry, own cid and retire-at-fill of the lookup accepted last
+  // cycle (lk_) and, with LwhPipe, of the one before, whose result arrives now (hz_)
+  struct Lookup {
+    bool valid = false;
+    int idx = 0;
+    uint64_t own = 0, raf = 0;
+  };
+  Lookup lk_, hz_;
   // acknowledgements
   int cw_out_ = 0, ack_pool_ = 0;
   // alloc reply register

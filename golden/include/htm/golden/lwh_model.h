@@ -67,8 +67,14 @@ class LwhModel {
     uint64_t hit_cid = 0;
     int ins_way = 0, old_way = 0;
   };
+  // A lookup's answer (res_*_o), registered with ResPipe.
+  struct Answer {
+    bool valid = false, hit = false, found = false;
+    uint64_t cid = 0;
+  };
   static const LwhParams& Checked(const LwhParams& p);
   Result Compute() const;
+  Answer Lookup(const LwhIn& in, const Result& r) const;
   SigRecencyRamIn BloomIn(const LwhIn& in, const Result& r) const;
   uint64_t Age(uint64_t now, uint64_t cid) const { return (now - cid) & LowMask(p_.cid_w); }
   bool ScrubForce() const { return scrub_cnt_ == p_.scrub_interval - 1; }
@@ -81,6 +87,7 @@ class LwhModel {
   int init_set_ = 0;
   int scrub_ptr_ = 0, scrub_cnt_ = 0;
   Stage s1_;
+  Answer res_q_;
   LwhCover cover_;
 };
 
