@@ -19,6 +19,7 @@ SysPartParams SysFabricPartParams(const SysFabricParams& p) {
   pp.lwh_bf_hashes = p.lwh_bf_hashes;
   pp.lwh_bf_slots = p.lwh_bf_slots;
   pp.lwh_scrub_interval = p.lwh_scrub_interval;
+  pp.lwh_pipe = 1;  // the LWH result registered, as rtl/sys/htm_sys.sv instantiates the parts
   return pp;
 }
 

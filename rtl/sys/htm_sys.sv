@@ -316,7 +316,8 @@ module htm_sys #(
       .LwhWays         (LwhWays),
       .LwhBfHashes     (LwhBfHashes),
       .LwhBfSlots      (LwhBfSlots),
-      .LwhScrubInterval(LwhScrubInterval)
+      .LwhScrubInterval(LwhScrubInterval),
+      .LwhPipe         (1'b1)  // the LWH result registered (docs/htm_sys_part.md)
     ) u_part (
       .clk_i,
       .rst_ni,
