@@ -130,10 +130,13 @@ htm_block(htm_fifo
   BENCH_HEADER htm/tb/benches/prim_bench.h
   DEF golden/include/htm/golden/ports/htm_fifo.def)
 # The commit unit's input queue (64 entries in the KILO TM simulator) of 64-bit messages.
-htm_config(htm_fifo default Width=64 Depth=64)
+htm_config(htm_fifo default Width=64 Depth=64 OutReg=0)
 # Degenerate: one entry of one bit; a non-power-of-two depth.
-htm_config(htm_fifo one Width=1 Depth=1)
-htm_config(htm_fifo odd Width=5 Depth=3)
+htm_config(htm_fifo one Width=1 Depth=1 OutReg=0)
+htm_config(htm_fifo odd Width=5 Depth=3 OutReg=0)
+# Registered outputs (the prototype crossbar's FIFOs): the same model, so the same behaviour.
+htm_config(htm_fifo reg Width=5 Depth=3 OutReg=1)
+htm_config(htm_fifo regone Width=1 Depth=1 OutReg=1)
 
 htm_block(htm_rr_arb
   PORTS htm::golden::RrArbPorts

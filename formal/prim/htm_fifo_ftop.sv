@@ -3,12 +3,14 @@
 // Formal wrapper of htm_fifo: proves the FIFO's own invariants (count in range, pointers in
 // range, write pointer = read pointer + count mod Depth) and the handshake outputs; covers show
 // that full and empty-after-full are reachable. Data order is checked by lockstep against the
-// golden model.
+// golden model. With OutReg, the FIFO's own assertions prove the registered head and flags equal
+// the storage's head and the count's flags in every reachable state.
 `include "htm_assert.svh"
 
 module htm_fifo_ftop #(
   parameter int unsigned Width = 2,
-  parameter int unsigned Depth = 3
+  parameter int unsigned Depth = 3,
+  parameter bit          OutReg = 1'b0
 ) (
   input logic             clk_i,
   input logic             rst_ni,
@@ -25,7 +27,8 @@ module htm_fifo_ftop #(
 
   htm_fifo #(
     .Width(Width),
-    .Depth(Depth)
+    .Depth(Depth),
+    .OutReg(OutReg)
   ) u_dut (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

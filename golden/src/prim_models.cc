@@ -21,6 +21,8 @@ void Require(bool ok, const std::string& what) {
 FifoModel::FifoModel(const FifoParams& p) : p_(p) {
   Require(p.width >= 1 && p.width <= 64, "htm_fifo: Width must be in 1..64");
   Require(p.depth >= 1 && p.depth <= 4096, "htm_fifo: Depth must be in 1..4096");
+  // OutReg changes only which flip-flops drive the outputs, not the cycle behaviour.
+  Require(p.out_reg == 0 || p.out_reg == 1, "htm_fifo: OutReg must be 0 or 1");
 }
 
 FifoOut FifoModel::Eval(const FifoIn&) const {

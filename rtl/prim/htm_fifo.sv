@@ -11,11 +11,17 @@
 //   * push and pop in the same cycle are both accepted (count unchanged);
 //   * clr_i empties the FIFO at the rising edge and wins over a push or pop in that cycle.
 // Full behaviour: back-pressure (in_ready_o low); nothing is dropped.
+// OutReg = 1 gives the same cycle behaviour with every output driven by a flip-flop: the head
+// entry is kept in a register (loaded from the input when the FIFO is empty or holds only the
+// entry being popped, else from the storage at the next read pointer), and out_valid_o and
+// in_ready_o are registered flags. A consumer's logic then starts at a register instead of the
+// distributed RAM's read multiplexer (the prototype's crossbar, docs/prims.md).
 `include "htm_assert.svh"
 
 module htm_fifo #(
   parameter int unsigned Width = 32,  // entry width, >= 1
   parameter int unsigned Depth = 16,  // entries, >= 1
+  parameter bit          OutReg = 1'b0, // 1: outputs from flip-flops (same cycle behaviour)
   // Derived, do not set.
   localparam int unsigned PtrW = htm_pkg::idx_width(Depth),
   localparam int unsigned CntW = $clog2(Depth + 1)
@@ -40,8 +46,9 @@ module htm_fifo #(
   logic [CntW-1:0]  count_d, count_q;
   logic             push, pop;
 
-  assign in_ready_o  = count_q != CntW'(Depth);
-  assign out_valid_o = count_q != '0;
+  logic             full, nonempty;
+  assign in_ready_o  = !full;
+  assign out_valid_o = nonempty;
   assign push        = in_valid_i && in_ready_o;
   assign pop         = out_valid_o && out_ready_i;
 
@@ -93,8 +100,43 @@ module htm_fifo #(
     end
   end
 
-  assign out_data_o = mem_q[rptr_q];
-  assign count_o    = count_q;
+  assign count_o = count_q;
+
+  if (OutReg) begin : g_out_reg
+    // The head register holds mem_q[rptr_q] whenever the FIFO is not empty (asserted below).
+    logic [Width-1:0] head_d, head_q;
+    logic             full_q, nonempty_q;
+    always_comb begin
+      head_d = head_q;
+      if (pop) begin
+        // The next entry: already stored, or the one pushed now into an otherwise empty FIFO.
+        head_d = (count_q == CntW'(1)) ? in_data_i : mem_q[next_ptr(rptr_q)];
+      end else if (count_q == '0) begin
+        head_d = in_data_i;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      head_q <= head_d;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        full_q     <= 1'b0;
+        nonempty_q <= 1'b0;
+      end else begin
+        full_q     <= count_d == CntW'(Depth);
+        nonempty_q <= count_d != '0;
+      end
+    end
+    assign full       = full_q;
+    assign nonempty   = nonempty_q;
+    assign out_data_o = head_q;
+    `HTM_ASSERT(HeadReg_A, !nonempty_q || head_q == mem_q[rptr_q])
+    `HTM_ASSERT(FlagsReg_A, full_q == (count_q == CntW'(Depth)) && nonempty_q == (count_q != '0))
+  end else begin : g_out_ram
+    assign full       = count_q == CntW'(Depth);
+    assign nonempty   = count_q != '0;
+    assign out_data_o = mem_q[rptr_q];
+  end
 
   // Invariants (simulation and formal).
   `HTM_ASSERT(CountInRange_A, count_q <= CntW'(Depth))
