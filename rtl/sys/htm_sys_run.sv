@@ -197,7 +197,8 @@ module htm_sys_run #(
   logic             dr_tag_last;  // the tag's {last} bit: carried, not needed by the engine
   /* verilator lint_on UNUSEDSIGNAL */
 
-  htm_fifo #(.Width(QW), .Depth(QDepth)) u_queue (
+  // Registered head (OutReg): the init words leave from flip-flops toward the partitions.
+  htm_fifo #(.Width(QW), .Depth(QDepth), .OutReg(1'b1)) u_queue (
     .clk_i,
     .rst_ni,
     .clr_i      (1'b0),

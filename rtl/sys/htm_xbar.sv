@@ -135,8 +135,9 @@ module htm_xbar #(
     assign push_msg = link_m_q[(Latency-1)*MsgW +: MsgW];
 
     htm_fifo #(
-      .Width(MsgW),
-      .Depth(FifoDepth)
+      .Width (MsgW),
+      .Depth (FifoDepth),
+      .OutReg(1'b1)
     ) u_fifo (
       .clk_i,
       .rst_ni,
