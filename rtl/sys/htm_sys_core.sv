@@ -37,7 +37,9 @@
 // that keep the specified cycle timing. The walker's next log word is read a cycle ahead into a
 // word register; a load step's next load (lane and address) waits in a per-slot load buffer,
 // computed the cycle before the arbiter sees it; a store's log word is written a cycle late from
-// a register; EB-P's A + k T is a running sum; a power-of-two warp's thread ids need no adder.
+// a register; the buffer and the store register hold an address's and a value's operands, summed
+// after them; the lane select is a register loaded a cycle ahead; EB-P's A + k T is a running
+// sum; a power-of-two warp's thread ids need no adder.
 //
 // Where docs/htm_sys_core.md leaves a choice, the reading taken is marked "Choice:" below.
 //
@@ -486,7 +488,8 @@ module htm_sys_core #(
     // before it is offered to the load arbiter; rem holds the lanes not yet in it.
     logic                lb_v_q, lb_v_d;
     logic [LaneW-1:0]    lb_lane_q, lb_lane_d;
-    logic [AddrW-1:0]    lb_addr_q, lb_addr_d;
+    logic [AddrW-1:0]    lb_a_q, lb_a_d, lb_b_q, lb_b_d, lb_addr;  // lb_addr = lb_a + lb_b (& m)
+    logic                lb_m_q, lb_m_d;
     logic                sw_v_q;  // a store's log word to write (below)
     logic [4:0]          k_q, k_d, nk;
     logic [AddrW-1:0]    akt_q, akt_d, aktn;  // A + k T modulo 2^AddrW, kept as k advances
@@ -522,12 +525,20 @@ module htm_sys_core #(
 
     // The lane of the store now or of the next load (lowest(rem), or in SExec the lowest lane of
     // the step, which a load step puts in the load buffer), its choices, registers and thread.
-    logic [LaneW-1:0]  l;
+    // The lane select is a register, l_q, loaded a cycle ahead from the next cycle's rem or, when
+    // the slot enters or stays in SExec, from the stack's mask now: the commands given then (Next
+    // inside a transaction, TxBegin) keep the top's mask, and in SAfter the mask is already the
+    // restarted one (LaneSel_A).
+    logic [LaneW-1:0]  l, l_q, l_d;
     logic [DataW-1:0]  c0, c1, c2, r0, r1, r2, n_val;
     logic [ThrW-1:0]   tid;
-    logic [AddrW-1:0]  addr;
-    logic [DataW-1:0]  st_val;
-    assign l   = lowest_lane(state_q == SExec ? mask : rem_q);
+    // A step's address is (addr_a + addr_b), masked by m when addr_m, and its stored value
+    // st_a + st_b + st_ci: the operands go to the load buffer or the store register, and the sums
+    // are taken after them, so that no adder follows the choice or register read.
+    logic [AddrW-1:0]  addr_a, addr_b;
+    logic              addr_m, st_ci;
+    logic [DataW-1:0]  st_a, st_b;
+    assign l   = l_q;
     assign c0  = c0_q[l];
     assign c1  = c1_q[l];
     assign c2  = c2_q[l];
@@ -544,8 +555,12 @@ module htm_sys_core #(
     // The step at pc: what it does, its address and stored value, and NextPc.
     always_comb begin
       kind   = KEmpty;
-      addr   = '0;
-      st_val = '0;
+      addr_a = '0;
+      addr_b = '0;
+      addr_m = 1'b0;
+      st_a   = '0;
+      st_b   = '0;
+      st_ci  = 1'b0;
       npc    = pc + 1'b1;
       nk     = '0;
       aktn   = AddrW'(obj_a);
@@ -553,11 +568,17 @@ module htm_sys_core #(
         WlAtm: begin
           exit_pc = 4'd7;
           unique case (pc)
-            4'd1: begin kind = KLoad;  addr = AddrW'(obj_a + c2); end
-            4'd2: begin kind = KLoad;  addr = AddrW'(c0); end
-            4'd3: begin kind = KLoad;  addr = AddrW'(c1); end
-            4'd4: begin kind = KStore; addr = AddrW'(c0); st_val = r1 - r0; end
-            4'd5: begin kind = KStore; addr = AddrW'(c1); st_val = r2 + r0; end
+            4'd1: begin kind = KLoad;  addr_a = AddrW'(obj_a); addr_b = AddrW'(c2); end
+            4'd2: begin kind = KLoad;  addr_a = AddrW'(c0); end
+            4'd3: begin kind = KLoad;  addr_a = AddrW'(c1); end
+            4'd4: begin  // r1 - r0
+              kind   = KStore;
+              addr_a = AddrW'(c0);
+              st_a   = r1;
+              st_b   = ~r0;
+              st_ci  = 1'b1;
+            end
+            4'd5: begin kind = KStore; addr_a = AddrW'(c1); st_a = r2; st_b = r0; end
             4'd6: kind = KCommit;
             // Choice: a pc that is no step (not reached) decodes as an empty step.
             default: kind = KEmpty;
@@ -566,12 +587,18 @@ module htm_sys_core #(
         WlHt: begin
           exit_pc = 4'd8;
           unique case (pc)
-            4'd1: begin kind = KLoad;  addr = AddrW'(c1); end
-            4'd2: begin kind = KLoad;  addr = AddrW'(obj_a + c1); end
-            4'd3: begin kind = KStore; addr = AddrW'(n_val); st_val = c0; end
-            4'd4: begin kind = KStore; addr = AddrW'(n_val + 32'd1); st_val = r0; end
-            4'd5: begin kind = KStore; addr = AddrW'(c1); st_val = n_val; end
-            4'd6: begin kind = KStore; addr = AddrW'(obj_a + c1); st_val = r1 + 32'd1; end
+            4'd1: begin kind = KLoad;  addr_a = AddrW'(c1); end
+            4'd2: begin kind = KLoad;  addr_a = AddrW'(obj_a); addr_b = AddrW'(c1); end
+            4'd3: begin kind = KStore; addr_a = AddrW'(n_val); st_a = c0; end
+            4'd4: begin kind = KStore; addr_a = AddrW'(n_val); addr_b = AddrW'(1); st_a = r0; end
+            4'd5: begin kind = KStore; addr_a = AddrW'(c1); st_a = n_val; end
+            4'd6: begin
+              kind   = KStore;
+              addr_a = AddrW'(obj_a);
+              addr_b = AddrW'(c1);
+              st_a   = r1;
+              st_ci  = 1'b1;
+            end
             4'd7: kind = KCommit;
             default: kind = KEmpty;  // not reached
           endcase
@@ -581,7 +608,9 @@ module htm_sys_core #(
           unique case (pc)
             4'd1: begin
               kind = cfg_reads_i != '0 ? KLoad : KEmpty;
-              addr = AddrW'((c0 + 32'(k_q)) & obj_m);
+              addr_a = AddrW'(c0);
+              addr_b = AddrW'(k_q);
+              addr_m = 1'b1;
               if (6'(k_q) + 6'd1 < 6'(cfg_reads_i)) begin
                 npc = 4'd1;
                 nk  = k_q + 5'd1;
@@ -592,15 +621,20 @@ module htm_sys_core #(
             end
             4'd2: begin
               kind = cfg_writes_i != '0 ? KLoad : KEmpty;
-              addr = AddrW'((c1 + 32'(k_q)) & obj_m);
+              addr_a = AddrW'(c1);
+              addr_b = AddrW'(k_q);
+              addr_m = 1'b1;
               npc  = 4'd3;
               nk   = k_q;
               aktn = akt_q;
             end
             4'd3: begin
               kind   = cfg_writes_i != '0 ? KStore : KEmpty;
-              addr   = AddrW'((c1 + 32'(k_q)) & obj_m);
-              st_val = r0 + 32'd1;
+              addr_a = AddrW'(c1);
+              addr_b = AddrW'(k_q);
+              addr_m = 1'b1;
+              st_a   = r0;
+              st_ci  = 1'b1;
               if (6'(k_q) + 6'd1 < 6'(cfg_writes_i)) begin
                 npc = 4'd2;
                 nk  = k_q + 5'd1;
@@ -611,15 +645,18 @@ module htm_sys_core #(
             end
             4'd4: begin
               kind = cfg_cold_i != '0 ? KLoad : KEmpty;
-              addr = akt_q + AddrW'(tid);
+              addr_a = akt_q;
+              addr_b = AddrW'(tid);
               npc  = 4'd5;
               nk   = k_q;
               aktn = akt_q;
             end
             4'd5: begin
               kind   = cfg_cold_i != '0 ? KStore : KEmpty;
-              addr   = akt_q + AddrW'(tid);
-              st_val = r0 + 32'd1;
+              addr_a = akt_q;
+              addr_b = AddrW'(tid);
+              st_a   = r0;
+              st_ci  = 1'b1;
               if (6'(k_q) + 6'd1 < 6'(cfg_cold_i)) begin
                 npc = 4'd4;
                 nk  = k_q + 5'd1;
@@ -650,7 +687,9 @@ module htm_sys_core #(
       pend_d    = pend_q;
       lb_v_d    = lb_v_q;
       lb_lane_d = lb_lane_q;
-      lb_addr_d = lb_addr_q;
+      lb_a_d    = lb_a_q;
+      lb_b_d    = lb_b_q;
+      lb_m_d    = lb_m_q;
       k_d       = k_q;
       akt_d     = akt_q;
       rrow_d    = rrow_q;
@@ -719,7 +758,9 @@ module htm_sys_core #(
               rem_d     = mask;
               lb_v_d    = mask != '0;
               lb_lane_d = l;
-              lb_addr_d = addr;
+              lb_a_d    = addr_a;
+              lb_b_d    = addr_b;
+              lb_m_d    = addr_m;
               for (int i = 0; i < WarpSize; i++) begin
                 if (l == LaneW'(i)) begin
                   rem_d[i] = 1'b0;
@@ -757,7 +798,9 @@ module htm_sys_core #(
               end
               lb_v_d     = rem_q != '0;
               lb_lane_d  = l;
-              lb_addr_d  = addr;
+              lb_a_d     = addr_a;
+              lb_b_d     = addr_b;
+              lb_m_d     = addr_m;
               rl_addr_we = rrow_q != RRowW'(MaxReads);
             end
           end else if (pend_q == '0) begin
@@ -813,6 +856,7 @@ module htm_sys_core #(
         end
         default: state_d = state_q;
       endcase
+      l_d = lowest_lane(state_d == SExec ? mask : rem_d);
       // A load reply clears its lane's pending bit.
       if (rep_ld_s) begin
         for (int i = 0; i < WarpSize; i++) begin
@@ -833,7 +877,10 @@ module htm_sys_core #(
         lb_v_q    <= 1'b0;
         sw_v_q    <= 1'b0;
         lb_lane_q <= '0;
-        lb_addr_q <= '0;
+        lb_a_q    <= '0;
+        lb_b_q    <= '0;
+        lb_m_q    <= 1'b0;
+        l_q       <= '0;
         k_q     <= '0;
         akt_q   <= '0;
         rrow_q  <= '0;
@@ -847,7 +894,10 @@ module htm_sys_core #(
         lb_v_q    <= lb_v_d;
         sw_v_q    <= st_we;
         lb_lane_q <= lb_lane_d;
-        lb_addr_q <= lb_addr_d;
+        lb_a_q    <= lb_a_d;
+        lb_b_q    <= lb_b_d;
+        lb_m_q    <= lb_m_d;
+        l_q       <= l_d;
         k_q     <= k_d;
         akt_q   <= akt_d;
         rrow_q  <= rrow_d;
@@ -952,8 +1002,12 @@ module htm_sys_core #(
     logic [RlIdxW-1:0] rl_aidx, rl_vidx, rl_ridx;
     logic [WlIdxW-1:0] wl_widx, wl_ridx, sw_idx_q;
     logic              rl_rok, wl_rok, rl_val_we;
-    logic [AddrW-1:0]  sw_addr_q;
-    logic [DataW-1:0]  sw_val_q;
+    logic [AddrW-1:0]  sw_a_q, sw_b_q, sw_addr;
+    logic              sw_m_q, sw_ci_q;
+    logic [DataW-1:0]  sw_va_q, sw_vb_q, sw_val;
+    assign lb_addr = (lb_a_q + lb_b_q) & (lb_m_q ? AddrW'(obj_m) : '1);
+    assign sw_addr = (sw_a_q + sw_b_q) & (sw_m_q ? AddrW'(obj_m) : '1);
+    assign sw_val  = sw_va_q + sw_vb_q + DataW'(sw_ci_q);
     assign rl_aidx   = RlIdxW'(32'(rrow_q) * WarpSize + 32'(lb_lane_q));
     assign rl_vidx   = RlIdxW'(32'(rrow_q) * WarpSize + 32'(rep_l));
     assign wl_widx   = WlIdxW'(32'(wrow_q) * WarpSize + 32'(l));
@@ -984,21 +1038,25 @@ module htm_sys_core #(
         r2_q[rep_l] <= rep_val;
       end
       if (rl_addr_we) begin
-        rl_addr_q[rl_aidx] <= lb_addr_q;
+        rl_addr_q[rl_aidx] <= lb_addr;
       end
       if (rl_val_we) begin
         rl_val_q[rl_vidx] <= rep_val;
       end
       if (sw_v_q) begin
-        wl_addr_q[sw_idx_q] <= sw_addr_q;
-        wl_val_q[sw_idx_q]  <= sw_val_q;
+        wl_addr_q[sw_idx_q] <= sw_addr;
+        wl_val_q[sw_idx_q]  <= sw_val;
       end
       // A store's log word is written one cycle late, from a register: the write log is read
       // only by the walker, which takes the slot two cycles after its last store at the earliest.
       if (st_we) begin
         sw_idx_q  <= wl_widx;
-        sw_addr_q <= addr;
-        sw_val_q  <= st_val;
+        sw_a_q    <= addr_a;
+        sw_b_q    <= addr_b;
+        sw_m_q    <= addr_m;
+        sw_va_q   <= st_a;
+        sw_vb_q   <= st_b;
+        sw_ci_q   <= st_ci;
       end
     end
 
@@ -1014,13 +1072,17 @@ module htm_sys_core #(
     assign sl_base[s*BaseW +: BaseW]          = base_q;
     assign sl_rrow[s*RRowW +: RRowW]          = rrow_q;
     assign sl_wrow[s*WRowW +: WRowW]          = wrow_q;
-    assign sl_ld_addr[s*AddrW +: AddrW]       = lb_addr_q;
+    assign sl_ld_addr[s*AddrW +: AddrW]       = lb_addr;
     assign sl_ld_lane[s*LaneW +: LaneW]       = lb_lane_q;
     assign sl_key[s*DataW +: DataW]           = c0_q[ds_lane_q];
     assign sl_rl_addr[s*AddrW +: AddrW]       = rl_rok ? rl_addr_q[rl_ridx] : '0;
     assign sl_rl_val[s*DataW +: DataW]        = rl_rok ? rl_val_q[rl_ridx] : '0;
     assign sl_wl_addr[s*AddrW +: AddrW]       = wl_rok ? wl_addr_q[wl_ridx] : '0;
     assign sl_wl_val[s*DataW +: DataW]        = wl_rok ? wl_val_q[wl_ridx] : '0;
+
+    // The choice words' bits above AddrW take no part in an address.
+    logic unused_cw;
+    assign unused_cw = ^{c1, c2};
 
     logic unused_stack;
     assign unused_stack = ^{top_valid, top_type, top_rpc, top_log, depth, in_tx, resumed, paused,
@@ -1030,6 +1092,7 @@ module htm_sys_core #(
     `HTM_ASSERT(StackNoErr_A, !st_err)
     `HTM_ASSERT(PendOnlyInLoad_A, `HTM_IMPLIES(pend_q != '0, state_q == SLoad))
     `HTM_ASSERT(LoadBufFirst_A, `HTM_IMPLIES(state_q == SLoad && !lb_v_q, rem_q == '0))
+    `HTM_ASSERT(LaneSel_A, l_q == lowest_lane(state_q == SExec ? mask : rem_q))
     `HTM_ASSERT(SlotStateRange_A, state_q <= SDone)
   end
 
