@@ -28,7 +28,10 @@
 //     lookup answers in cycle t+1 (res_valid_o) and sees every operation accepted before it;
 //   * evict_valid_o reports, in cycle t+1, the entry an insert accepted in cycle t evicted;
 //   * with ResPipe the lookup's answer is registered: it answers in cycle t+2 (res_*_o), with
-//     the same contents (the prototype's clock; docs/htm_lwh.md).
+//     the same contents (the prototype's clock; docs/htm_lwh.md), and an evicted entry and a
+//     scrub step reach the filter a cycle later (stage 2); a lookup accepted in the cycle after
+//     the eviction of its address answers the evicted cid (found, not a hit), and does not see
+//     that cycle's eviction in the filter slots it shares with the victim.
 `include "htm_assert.svh"
 
 module htm_lwh #(
@@ -208,7 +211,6 @@ module htm_lwh #(
   logic               hit, any_free;
   logic [CidW-1:0]    hit_cid;
   logic [WayIdxW-1:0] hit_way, free_way, old_way, ins_way;
-  logic [CidW-1:0]    old_age;
 
   always_comb begin
     hit      = 1'b0;
@@ -216,8 +218,6 @@ module htm_lwh #(
     hit_way  = '0;
     any_free = 1'b0;
     free_way = '0;
-    old_way  = '0;
-    old_age  = way_age[0];
     for (int w = Ways - 1; w >= 0; w--) begin
       if (way_match[w]) begin
         hit     = 1'b1;
@@ -229,10 +229,39 @@ module htm_lwh #(
         free_way = WayIdxW'(w);
       end
     end
-    for (int w = 1; w < Ways; w++) begin
-      if (way_age[w] > old_age) begin
-        old_age = way_age[w];
-        old_way = WayIdxW'(w);
+  end
+
+  // The victim: the oldest way, the lowest on a tie. It is used only when every way is valid,
+  // and valid ages are below 2**(CidW-1) (the age bound), so way i is older than way j exactly
+  // when cid_j - cid_i (mod 2**CidW) is nonzero with its top bit clear: one subtraction per
+  // pair of ways instead of the ages and their comparison chain.
+  logic [Ways*Ways-1:0] older;  // bit i*Ways+j: way i is strictly older than way j
+  logic [Ways-1:0]      old_sel;
+
+  for (genvar i = 0; i < Ways; i++) begin : gen_older
+    for (genvar j = 0; j < Ways; j++) begin : gen_pair
+      logic [CidW-1:0] diff;
+      assign diff              = way_cid[j] - way_cid[i];
+      assign older[i*Ways + j] = (i != j) && diff != '0 && !diff[CidW-1];
+    end
+  end
+
+  always_comb begin
+    for (int i = 0; i < Ways; i++) begin
+      old_sel[i] = 1'b1;
+      for (int j = 0; j < Ways; j++) begin
+        if (j < i && !older[i*Ways + j]) begin
+          old_sel[i] = 1'b0;
+        end
+        if (j > i && older[j*Ways + i]) begin
+          old_sel[i] = 1'b0;
+        end
+      end
+    end
+    old_way = '0;
+    for (int i = 0; i < Ways; i++) begin
+      if (old_sel[i]) begin
+        old_way = old_way | WayIdxW'(i);
       end
     end
   end
@@ -264,7 +293,8 @@ module htm_lwh #(
   end
 
   // -----------------------------------------------------------------------------------------------
-  // Recency Bloom filter: victims and scrubs from stage 1, lookups from stage 0
+  // Recency Bloom filter: victims and scrubs from stage 1 (stage 2 with ResPipe), lookups from
+  // stage 0
   // -----------------------------------------------------------------------------------------------
   logic             bf_found, bf_lkp_valid, bf_lkp_req;
   logic [CidW-1:0]  bf_val, victim_cid;
@@ -275,6 +305,54 @@ module htm_lwh #(
   assign bf_lkp_req  = op_acc && !op_write_i;
   assign victim_addr = way_addr[old_way];
   assign victim_cid  = way_cid[old_way];
+
+  // Without ResPipe the filter takes the victim and the scrub from stage 1. With ResPipe they
+  // go to the filter from stage-2 registers, a cycle later, so that the victim choice (from the
+  // table RAM's output) and the filter's hash of the victim address sit in different cycles.
+  // Inserts and scrubs stay exclusive (an operation and a scrub step are never accepted in the
+  // same cycle). A lookup accepted in the cycle after an eviction reads the filter before the
+  // victim is inserted: when its address is the victim's, stage 1 answers the victim's cid.
+  logic              bf_ins, bf_scrub, evict_fwd;
+  logic [AddrW-1:0]  bf_ins_addr;
+  logic [CidW-1:0]   bf_ins_cid, evict_fwd_cid;
+  logic [BfIdxW-1:0] bf_scrub_idx;
+
+  if (ResPipe) begin : g_bf_pipe
+    logic              evict_q, scrub2_q;
+    logic [AddrW-1:0]  victim_addr_q;
+    logic [CidW-1:0]   victim_cid_q;
+    logic [BfIdxW-1:0] bf_scrub_idx2_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        evict_q         <= 1'b0;
+        scrub2_q        <= 1'b0;
+        victim_addr_q   <= '0;
+        victim_cid_q    <= '0;
+        bf_scrub_idx2_q <= '0;
+      end else begin
+        evict_q         <= evict;
+        scrub2_q        <= scrub_q;
+        victim_addr_q   <= victim_addr;
+        victim_cid_q    <= victim_cid;
+        bf_scrub_idx2_q <= bf_scrub_idx_q;
+      end
+    end
+    assign bf_ins        = evict_q;
+    assign bf_ins_addr   = victim_addr_q;
+    assign bf_ins_cid    = victim_cid_q;
+    assign bf_scrub      = scrub2_q;
+    assign bf_scrub_idx  = bf_scrub_idx2_q;
+    assign evict_fwd     = evict_q && addr_q == victim_addr_q;
+    assign evict_fwd_cid = victim_cid_q;
+  end else begin : g_bf_direct
+    assign bf_ins        = evict;
+    assign bf_ins_addr   = victim_addr;
+    assign bf_ins_cid    = victim_cid;
+    assign bf_scrub      = scrub_q;
+    assign bf_scrub_idx  = bf_scrub_idx_q;
+    assign evict_fwd     = 1'b0;
+    assign evict_fwd_cid = '0;
+  end
 
   htm_sig_recency_ram #(
     .AddrW       (AddrW),
@@ -292,12 +370,12 @@ module htm_lwh #(
     .lkp_valid_o  (bf_lkp_valid),
     .lkp_found_o  (bf_found),
     .lkp_val_o    (bf_val),
-    .ins_valid_i  (evict),
-    .ins_addr_i   (victim_addr),
-    .ins_val_i    (victim_cid),
-    .scrub_valid_i(scrub_q),
+    .ins_valid_i  (bf_ins),
+    .ins_addr_i   (bf_ins_addr),
+    .ins_val_i    (bf_ins_cid),
+    .scrub_valid_i(bf_scrub),
     .scrub_all_i  (1'b0),
-    .scrub_idx_i  (bf_scrub_idx_q)
+    .scrub_idx_i  (bf_scrub_idx)
   );
 
   // -----------------------------------------------------------------------------------------------
@@ -310,8 +388,8 @@ module htm_lwh #(
   logic [CidW-1:0] res_cid;
   assign res_valid = lookup_q;
   assign res_hit   = lookup_q && hit;
-  assign res_found = lookup_q && (hit || bf_found);
-  assign res_cid   = !lookup_q ? '0 : (hit ? hit_cid : bf_val);
+  assign res_found = lookup_q && (hit || evict_fwd || bf_found);
+  assign res_cid   = !lookup_q ? '0 : hit ? hit_cid : evict_fwd ? evict_fwd_cid : bf_val;
 
   if (ResPipe) begin : g_res_pipe
     logic            res_valid_q, res_hit_q, res_found_q;

@@ -76,6 +76,7 @@ void LwhModel::Reset() {
   init_set_ = 0;
   scrub_ptr_ = scrub_cnt_ = 0;
   s1_ = Stage{};
+  s2_ = Stage2{};
   res_q_ = Answer{};
 }
 
@@ -128,24 +129,36 @@ SigRecencyRamIn LwhModel::BloomIn(const LwhIn& in, const Result& r) const {
   b.now = in.now & LowMask(p_.cid_w);
   b.lkp_valid = in.op_valid && ready() && !in.op_write;
   b.lkp_addr = in.op_addr & LowMask(p_.addr_w);
-  const Way& victim = table_[s1_.set * p_.ways + r.old_way];
-  b.ins_valid = r.evict;
-  b.ins_addr = r.evict ? victim.addr : 0;
-  b.ins_val = r.evict ? victim.cid : 0;
-  b.scrub_valid = s1_.scrub;
+  if (p_.res_pipe) {
+    // The victim and the scrub step of last cycle's stage 1.
+    b.ins_valid = s2_.evict;
+    b.ins_addr = s2_.evict ? s2_.addr : 0;
+    b.ins_val = s2_.evict ? s2_.cid : 0;
+    b.scrub_valid = s2_.scrub;
+    b.scrub_idx = s2_.bf_scrub_idx;
+  } else {
+    const Way& victim = table_[s1_.set * p_.ways + r.old_way];
+    b.ins_valid = r.evict;
+    b.ins_addr = r.evict ? victim.addr : 0;
+    b.ins_val = r.evict ? victim.cid : 0;
+    b.scrub_valid = s1_.scrub;
+    b.scrub_idx = s1_.bf_scrub_idx;
+  }
   b.scrub_all = 0;
-  b.scrub_idx = s1_.bf_scrub_idx;
   return b;
 }
 
 LwhModel::Answer LwhModel::Lookup(const LwhIn& in, const Result& r) const {
   const SigRecencyRamOut b = bf_.Eval(BloomIn(in, r));
   const bool lookup = s1_.op && !s1_.write;
+  // With ResPipe, the entry evicted last cycle is not in the filter yet: its address answers
+  // from the stage-2 register.
+  const bool fwd = p_.res_pipe && s2_.evict && s2_.addr == s1_.addr;
   Answer a;
   a.valid = lookup;
   a.hit = lookup && r.hit;
-  a.found = lookup && (r.hit || b.lkp_found);
-  a.cid = !lookup ? 0 : (r.hit ? r.hit_cid : b.lkp_val);
+  a.found = lookup && (r.hit || fwd || b.lkp_found);
+  a.cid = !lookup ? 0 : r.hit ? r.hit_cid : fwd ? s2_.cid : b.lkp_val;
   return a;
 }
 
@@ -193,6 +206,14 @@ void LwhModel::Tick(const LwhIn& in) {
     res_q_ = Lookup(in, r);
   }
   bf_.Tick(BloomIn(in, r));
+  if (p_.res_pipe) {
+    const Way& victim = table_[s1_.set * p_.ways + r.old_way];
+    s2_ = Stage2{.evict = r.evict,
+                 .scrub = s1_.scrub,
+                 .addr = victim.addr,
+                 .cid = victim.cid,
+                 .bf_scrub_idx = s1_.bf_scrub_idx};
+  }
 
   // Stage 1 writes the table.
   if (was_init) {

@@ -213,6 +213,38 @@ TEST(LwhDirected, PipeAnswersOneCycleLater) {
   EXPECT_EQ(DirectedCycle(ls, Nop(3)).res_valid, 0u);
 }
 
+// ResPipe: the evicted entry reaches the filter a cycle later; a lookup of its address accepted
+// in the cycle right after the eviction answers the evicted cid all the same (forwarded), and
+// the next one answers it from the filter.
+TEST(LwhDirected, PipeLookupRightAfterAnEvictionSeesTheVictim) {
+  const auto& p = configs::htm_lwh::kPipe;  // 4 sets x 2 ways, ScrubInterval 4
+  LwhLs<Vhtm_lwh__pipe> ls(p, DirectedOptions("htm_lwh", "pipe"));
+  SweepLwh(ls, p);
+  const uint64_t d = 0x0D;
+  const std::vector<uint64_t> others = SameSet(ls.model(), d, 2);
+  Do(ls, Write(1, d, 1));
+  Do(ls, Write(2, others[0], 2));
+  DirectedCycle(ls, Nop(3));  // a scrub step: no forced scrub in the next three cycles
+  EXPECT_EQ(DirectedCycle(ls, Write(3, others[1], 3)).ready, 1u);  // t: evicts d (cid 1)
+  LwhOut o = DirectedCycle(ls, Read(3, d));                        // t+1: reported, looked up
+  EXPECT_EQ(o.ready, 1u);
+  EXPECT_EQ(o.evict_valid, 1u);
+  EXPECT_EQ(o.evict_addr, d);
+  o = DirectedCycle(ls, Read(3, d));  // t+2: d goes into the filter
+  EXPECT_EQ(o.ready, 1u);
+  EXPECT_EQ(o.res_valid, 0u);
+  o = DirectedCycle(ls, Nop(3));  // t+3: the answer to the lookup of t+1
+  EXPECT_EQ(o.res_valid, 1u);
+  EXPECT_EQ(o.res_hit, 0u);
+  EXPECT_EQ(o.res_found, 1u) << "the victim, forwarded";
+  EXPECT_EQ(o.res_cid, 1u);
+  o = DirectedCycle(ls, Nop(3));  // t+4: the answer to the lookup of t+2
+  EXPECT_EQ(o.res_valid, 1u);
+  EXPECT_EQ(o.res_hit, 0u);
+  EXPECT_EQ(o.res_found, 1u) << "the filter knows d";
+  EXPECT_EQ(o.res_cid, 1u);
+}
+
 // The slides' example (KILO TM slide 31): a write evicts the oldest entry, whose address then
 // answers from the recency filter with a cid no older than the evicted one.
 TEST(LwhDirected, EvictionGoesToTheRecencyFilter) {

@@ -2,8 +2,9 @@
 //
 // Golden model of htm_lwh (rtl/htm_lwh.sv), the commit unit's Last Writer History, cycle-exact
 // with the RTL. It keeps the RTL's stage-1 register (the operation or scrub step accepted last
-// cycle) and applies it at the next Tick; the Bloom filter is the SigRecencyRamModel, driven as
-// the RTL drives its htm_sig_recency_ram. See docs/htm_lwh.md.
+// cycle) and applies it at the next Tick (with ResPipe, the filter's insert and scrub a cycle
+// later, from a stage-2 register); the Bloom filter is the SigRecencyRamModel, driven as the RTL
+// drives its htm_sig_recency_ram. See docs/htm_lwh.md.
 #pragma once
 
 #include <cstdint>
@@ -61,6 +62,11 @@ class LwhModel {
     bool op = false, write = false, scrub = false;
     uint64_t addr = 0, cid = 0, now = 0, set = 0, bf_scrub_idx = 0;
   };
+  // With ResPipe, the stage-2 register: stage 1's victim and scrub step, for the filter.
+  struct Stage2 {
+    bool evict = false, scrub = false;
+    uint64_t addr = 0, cid = 0, bf_scrub_idx = 0;
+  };
   // Stage-1 results, from the stage register and the table.
   struct Result {
     bool hit = false, any_free = false, evict = false;
@@ -87,6 +93,7 @@ class LwhModel {
   int init_set_ = 0;
   int scrub_ptr_ = 0, scrub_cnt_ = 0;
   Stage s1_;
+  Stage2 s2_;
   Answer res_q_;
   LwhCover cover_;
 };
