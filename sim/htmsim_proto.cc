@@ -28,6 +28,7 @@
 #include "htm/golden/proto_frame.h"
 #include "htm/golden/sys_model.h"
 #include "htm/machine/gpu/stats.h"
+#include "htm/tb/sys_config_inputs.h"
 #include "htm/workloads/gpu/proto.h"
 #include "serial_port.h"
 
@@ -270,13 +271,7 @@ TwinResult RunTwin(const golden::SysParams& p, const gpu::proto::Params& w, uint
   golden::SysModel m(p);
   m.Reset();
   golden::SysIn in;
-  in.cfg_wl = static_cast<uint64_t>(w.kind);
-  in.cfg_threads = static_cast<uint64_t>(w.threads);
-  in.cfg_objlog2 = static_cast<uint64_t>(w.objects_log2);
-  in.cfg_reads = static_cast<uint64_t>(w.reads);
-  in.cfg_writes = static_cast<uint64_t>(w.writes);
-  in.cfg_cold = static_cast<uint64_t>(w.cold);
-  in.cfg_seed = w.seed;
+  tb::SetConfigInputs(in, w);
   in.start = 1;
   m.Tick(in);
   in.start = 0;

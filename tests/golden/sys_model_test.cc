@@ -20,6 +20,7 @@
 
 #include "htm/configs/htm_sys_part.h"
 #include "htm/tb/sys_commit_log.h"
+#include "htm/tb/sys_config_inputs.h"
 #include "htm/workloads/gpu/proto.h"
 #include "sys_test_configs.h"
 
@@ -40,22 +41,10 @@ SysParams SysOne() {
   return SysParamsOf(FabricOne());
 }
 
-uint64_t WlOf(proto::Kind k) {
-  return static_cast<uint64_t>(k == proto::Kind::kAtm  ? SysWl::kAtm
-                               : k == proto::Kind::kHt ? SysWl::kHt
-                                                       : SysWl::kEb);
-}
-
 SysIn StartOf(const proto::Params& w) {
   SysIn in;
   in.start = 1;
-  in.cfg_wl = WlOf(w.kind);
-  in.cfg_threads = static_cast<uint64_t>(w.threads);
-  in.cfg_objlog2 = static_cast<uint64_t>(w.objects_log2);
-  in.cfg_reads = static_cast<uint64_t>(w.reads);
-  in.cfg_writes = static_cast<uint64_t>(w.writes);
-  in.cfg_cold = static_cast<uint64_t>(w.cold);
-  in.cfg_seed = w.seed;
+  tb::SetConfigInputs(in, w);
   return in;
 }
 

@@ -26,6 +26,7 @@
 #include <gtest/gtest.h>
 
 #include "htm/golden/sys_run_model.h"
+#include "htm/tb/sys_config_inputs.h"
 #include "htm/tb/sys_run_memory.h"
 #include "htm/workloads/gpu/proto.h"
 #include "htm/workloads/gpu/workload.h"
@@ -147,20 +148,10 @@ class Bench {
   std::vector<CState> cstates_;
 };
 
-inline void SetCfg(SysRunIn& in, const proto::Params& w) {
-  in.cfg_wl = static_cast<uint64_t>(w.kind);  // Atm 0, Ht 1, Eb 2 as htm_pkg::sys_wl_e
-  in.cfg_threads = static_cast<uint64_t>(w.threads);
-  in.cfg_objlog2 = static_cast<uint64_t>(w.objects_log2);
-  in.cfg_reads = static_cast<uint64_t>(w.reads);
-  in.cfg_writes = static_cast<uint64_t>(w.writes);
-  in.cfg_cold = static_cast<uint64_t>(w.cold);
-  in.cfg_seed = w.seed;
-}
-
 // True when a device with parameters `p` accepts the workload `w` (SysRunRefusal 0).
 inline bool Accepted(const SysRunParams& p, const proto::Params& w) {
   SysRunIn in{};
-  SetCfg(in, w);
+  SetConfigInputs(in, w);
   return golden::SysRunRefusal(p, in) == 0;
 }
 
@@ -191,7 +182,7 @@ template <class Dev>
 RunResult RunOnce(Bench<Dev>& bench, const proto::Params& w,
                   const std::function<void(std::vector<uint32_t>&)>& corrupt, int busy = 7) {
   RunResult r;
-  SetCfg(bench.in, w);
+  SetConfigInputs(bench.in, w);
   bench.in.quiet = 1;
   bench.in.start = 1;
   r.start_cycle = bench.cycle();
@@ -601,7 +592,7 @@ void RefusedThenAccepted(const SysRunParams& p, const char* config) {
   EXPECT_FALSE(r.done.cfg_err);
   EXPECT_EQ(r.done.cfg_err_code, 0u);
   // A start while busy is ignored.
-  SetCfg(bench.in, w);
+  SetConfigInputs(bench.in, w);
   bench.in.start = 1;
   bench.Step();
   bench.in.start = 0;
@@ -627,7 +618,7 @@ void SeedInitStartTiming(const SysRunParams& p, const char* config) {
   const uint64_t s = 16 + 2 * 40;
   Bench<Dev> bench(p, config);
   const std::vector<uint32_t> final_mem = FinalMemory(w);
-  SetCfg(bench.in, w);
+  SetConfigInputs(bench.in, w);
   bench.in.quiet = 1;
   bench.in.start = 1;
   const uint64_t t0 = bench.cycle();
@@ -796,7 +787,7 @@ void Counters(const SysRunParams& p, const char* config) {
   Bench<Dev> bench(p, config);
   const proto::Params w = Wl(proto::Kind::kAtm, 10, 3, 2);
   const std::vector<uint32_t> final_mem = FinalMemory(w);
-  SetCfg(bench.in, w);
+  SetConfigInputs(bench.in, w);
   bench.in.quiet = 1;
   bench.in.ev_commit = cores;  // outside Start and Run: not counted
   bench.in.start = 1;
