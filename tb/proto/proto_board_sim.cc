@@ -9,7 +9,7 @@
 // simulation model passes it through).
 //
 // Options (bad ones exit 2 with a message):
-//   --pty-link PATH      make PATH a symbolic link to the pseudo-terminal once it is ready
+//   --pty-link PATH      link PATH to the pseudo-terminal once the board is out of reset
 //   --max-seconds N      stop after N seconds of wall time (default 600)
 //   --corrupt-reply N    flip bit 0 of the N-th byte the board sends (1-based; fault injection)
 //   --mute-after N       the board's bytes after the N-th are not passed on (fault injection)
@@ -116,16 +116,6 @@ int main(int argc, char** argv) {
   cfmakeraw(&t);
   tcsetattr(slave, TCSANOW, &t);
   fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
-  if (!link.empty()) {
-    unlink(link.c_str());
-    if (symlink(slave_name, link.c_str()) != 0) {
-      std::fprintf(stderr, "htm_proto_sim: cannot link %s: %s\n", link.c_str(),
-                   std::strerror(errno));
-      return 1;
-    }
-  }
-  std::printf("htm_proto_sim: the board's UART is %s\n", slave_name);
-  std::fflush(stdout);
 
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->traceEverOn(!waves.empty());
@@ -147,6 +137,44 @@ int main(int argc, char** argv) {
   top->ftdi_txd = 1;
   top->clk_25mhz = 0;
   top->eval();
+  // Power-up, before the pseudo-terminal is announced: the board runs with its receive line
+  // idle until the PLL has locked and the reset synchroniser has released every block (led[6]
+  // and kPowerUpMargin cycles more). A host that could open the port earlier would put its first
+  // byte on the line while the receiver is still in reset, and the receiver would then take a
+  // later zero bit for the start bit; the frame would be lost and the host would wait in vain.
+  constexpr uint64_t kPowerUpMargin = 64, kPowerUpLimit = 1 << 16;
+  uint64_t locked_at = 0;
+  for (; locked_at == 0 || cycle < locked_at + kPowerUpMargin; ++cycle) {
+    if (cycle == kPowerUpLimit) {
+      std::fprintf(stderr, "htm_proto_sim: the PLL did not lock within %llu cycles\n",
+                   static_cast<unsigned long long>(kPowerUpLimit));
+      return 1;
+    }
+    if (locked_at == 0 && (top->led & 0x40) != 0) {
+      locked_at = cycle;
+    }
+    top->clk_25mhz = 1;
+    top->eval();
+    if (fst) {
+      fst->dump(2 * cycle + 1);
+    }
+    top->clk_25mhz = 0;
+    top->eval();
+    if (fst) {
+      fst->dump(2 * cycle + 2);
+    }
+  }
+  if (!link.empty()) {
+    unlink(link.c_str());
+    if (symlink(slave_name, link.c_str()) != 0) {
+      std::fprintf(stderr, "htm_proto_sim: cannot link %s: %s\n", link.c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
+  }
+  std::printf("htm_proto_sim: the board's UART is %s\n", slave_name);
+  std::fflush(stdout);
+
   const auto t_end = std::chrono::steady_clock::now() + std::chrono::seconds(max_seconds);
   int idle_rounds = 0;
   for (;;) {
