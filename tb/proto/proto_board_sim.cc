@@ -137,6 +137,19 @@ int main(int argc, char** argv) {
   top->ftdi_txd = 1;
   top->clk_25mhz = 0;
   top->eval();
+  // One clock cycle of the board: a rising and a falling edge of the oscillator.
+  const auto Clock = [&](uint64_t c) {
+    top->clk_25mhz = 1;
+    top->eval();
+    if (fst) {
+      fst->dump(2 * c + 1);
+    }
+    top->clk_25mhz = 0;
+    top->eval();
+    if (fst) {
+      fst->dump(2 * c + 2);
+    }
+  };
   // Power-up, before the pseudo-terminal is announced: the board runs with its receive line
   // idle until the PLL has locked and the reset synchroniser has released every block (led[6]
   // and kPowerUpMargin cycles more). A host that could open the port earlier would put its first
@@ -153,16 +166,7 @@ int main(int argc, char** argv) {
     if (locked_at == 0 && (top->led & 0x40) != 0) {
       locked_at = cycle;
     }
-    top->clk_25mhz = 1;
-    top->eval();
-    if (fst) {
-      fst->dump(2 * cycle + 1);
-    }
-    top->clk_25mhz = 0;
-    top->eval();
-    if (fst) {
-      fst->dump(2 * cycle + 2);
-    }
+    Clock(cycle);
   }
   if (!link.empty()) {
     unlink(link.c_str());
@@ -209,16 +213,7 @@ int main(int argc, char** argv) {
       host_tx.Tick(ti);
       host_rx.Tick(ri);
       top->ftdi_txd = static_cast<uint8_t>(to.tx);
-      top->clk_25mhz = 1;
-      top->eval();
-      if (fst) {
-        fst->dump(2 * cycle + 1);
-      }
-      top->clk_25mhz = 0;
-      top->eval();
-      if (fst) {
-        fst->dump(2 * cycle + 2);
-      }
+      Clock(cycle);
     }
     // led[0] is the subsystem's busy: while it runs, or bytes move, the simulation runs flat
     // out; otherwise it waits for the host a millisecond at a time.
