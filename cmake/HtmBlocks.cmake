@@ -409,13 +409,27 @@ function(htm_finalize_blocks)
   endif()
   file(MAKE_DIRECTORY ${HTM_GEN_DIR}/netlist)
   # First the netlists (in parallel), then the models that read them.
+  # Every block keeps a netlist test in make test: LONG_NETLIST may move a block's costly
+  # configurations to the long flows, never all of them (unless every one is NO_NETLIST, or
+  # the block is named in HTM_NETLIST_LONG_ONLY).
   foreach(block IN LISTS HTM_BLOCKS)
+    set(n_net 0)
+    set(n_any 0)
     foreach(cfg IN LISTS HTM_BLOCK_${block}_CONFIGS)
       _htm_with_netlist(${block} ${cfg} with_netlist)
       if(with_netlist)
         _htm_yosys_netlist(${block} ${cfg} ${HTM_GEN_DIR}/netlist/${block}__${cfg}.v)
+        math(EXPR n_net "${n_net} + 1")
+      endif()
+      if(NOT HTM_CFG_${block}_${cfg}_NO_NETLIST)
+        math(EXPR n_any "${n_any} + 1")
       endif()
     endforeach()
+    if(n_net EQUAL 0 AND n_any GREATER 0 AND NOT HTM_COVERAGE
+       AND NOT block IN_LIST HTM_NETLIST_LONG_ONLY)
+      message(FATAL_ERROR "${block}: every configuration with a netlist is LONG_NETLIST; make "
+                          "test would have no netlist test of it (cmake/HtmConfigs.cmake)")
+    endif()
   endforeach()
   _htm_run_netlists()
   add_library(htm_models STATIC)

@@ -13,7 +13,10 @@
 #   NETLIST_CYCLES  cycles of the netlist lockstep test in `make test` (default 2000)
 #   LONG_NETLIST    its netlist is too big for make test (minutes of Yosys or of compiling the
 #                   Verilated netlist): the netlist test runs in the long flows only
-#                   (configured with -DHTM_LONG=ON: make regress, make fpga)
+#                   (configured with -DHTM_LONG=ON: make regress, make fpga). A block's
+#                   netlist in make test is the cheapest that still covers its structure; the
+#                   costly ones (more than a minute of compiling) are LONG_NETLIST. The
+#                   configuration fails if that would leave a block with no netlist test.
 #   LONG_SYNTH      its ECP5 synthesis takes minutes: label synth_long (make fpga)
 #   LONG            both
 #   NO_NETLIST      no netlist test at all (the same RTL's netlist is tested in its other
@@ -211,7 +214,7 @@ htm_config(htm_commit_unit default LONG KEEP_MEMORIES NETLIST_CYCLES 3000
   LwhSets=256 LwhWays=4 LwhBfHashes=4 LwhBfSlots=256 LwhScrubInterval=32 LwhPipe=0)
 # Small: ring, word buffer and 8-bit commit ids wrap within a few hundred cycles; 4-bit data
 # make stale reads that still match by value; three validation tags (not a power of two).
-htm_config(htm_commit_unit small NETLIST_CYCLES 3000
+htm_config(htm_commit_unit small LONG_NETLIST NETLIST_CYCLES 3000
   AddrW=6 DataW=4 CidW=8 SrcW=2 RingSize=16 BufWords=32 ValTags=3
   LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4 LwhPipe=0)
 # Degenerate: two ring entries, two buffer words, one validation tag, a one-way one-set LWH
@@ -270,7 +273,7 @@ htm_block(htm_cat
 # Early conflict resolution's Conflict Address Table of a SIMT core: 3072 entries (1024 sets x
 # 3 ways) of a 30-bit word address and two bits (12 KB), four lookup ports (a 32-lane warp in
 # 8 cycles), messages of 8 deltas.
-htm_config(htm_cat default KEEP_MEMORIES
+htm_config(htm_cat default LONG_NETLIST KEEP_MEMORIES
   AddrW=30 Sets=1024 Ways=3 NumPorts=4 WarpSize=32 Batch=8)
 # Small: 4 sets of 2 ways fill at once; an 8-lane warp on 3 ports (groups of 3, 3, 2).
 htm_config(htm_cat small NETLIST_CYCLES 3000
@@ -283,7 +286,7 @@ htm_config(htm_cat one NETLIST_CYCLES 3000
 htm_config(htm_cat two NO_NETLIST
   AddrW=8 Sets=2 Ways=2 NumPorts=3 WarpSize=8 Batch=3)
 # The small system-model machine's CAT: 8 x 2 entries, a 32-lane warp on four ports.
-htm_config(htm_cat machsmall LONG_SYNTH NETLIST_CYCLES 3000
+htm_config(htm_cat machsmall LONG NETLIST_CYCLES 3000
   AddrW=30 Sets=8 Ways=2 NumPorts=4 WarpSize=32 Batch=3)
 
 htm_block(htm_intra_warp_cd
@@ -418,7 +421,7 @@ htm_config(htm_version_index small CYCLES 200000 NETLIST_CYCLES 20000
 # The small system-model machine's table (machine/src/gpu/config.cc): 8 regions of 3 versions
 # (its 3 snapshot versions), 32-bit addresses and creation times, 2-bit counts (a reference per
 # snapshot in use). The paper-size `default` is the default machine's.
-htm_config(htm_version_index machsmall LONG_SYNTH CYCLES 100000 NETLIST_CYCLES 6000
+htm_config(htm_version_index machsmall LONG CYCLES 100000 NETLIST_CYCLES 6000
   AddrW=32 TsW=32 Regions=8 Versions=3 StrideLog2=16 RefW=2)
 # Degenerate: one region of two versions, 2-bit timestamps, 1-bit reference counts.
 htm_config(htm_version_index one CYCLES 200000 NETLIST_CYCLES 20000
@@ -499,10 +502,10 @@ htm_config(htm_lds_tm default LONG_SYNTH NO_NETLIST CYCLES 20000
 htm_config(htm_lds_tm small NETLIST_CYCLES 3000
   Mode=LdsCdDcdPrwSwo Sel=LdsSelMultiAsc NumBanks=4 BankWords=8 WgSize=8 WfSize=4
   MaxDepth=2 NumBuf=2)
-htm_config(htm_lds_tm smallsm NETLIST_CYCLES 3000
+htm_config(htm_lds_tm smallsm LONG_NETLIST NETLIST_CYCLES 3000
   Mode=LdsCdSmdcd Sel=LdsSelMultiDesc NumBanks=4 BankWords=8 WgSize=8 WfSize=4
   MaxDepth=2 NumBuf=3)
-htm_config(htm_lds_tm smalldcd NETLIST_CYCLES 3000
+htm_config(htm_lds_tm smalldcd LONG_NETLIST NETLIST_CYCLES 3000
   Mode=LdsCdDcd Sel=LdsSelSingleDesc NumBanks=2 BankWords=12 WgSize=12 WfSize=4
   MaxDepth=1 NumBuf=1)
 # smallprw's netlist (8 banks, 8 wavefronts: 16 CPU-minutes of Yosys and C++) runs with HTM_LONG.
@@ -563,7 +566,7 @@ htm_config(htm_sys_part default LONG_SYNTH KEEP_MEMORIES NETLIST_CYCLES 3000
 # Small: 32 words per partition in 2-word stripes, 4-bit data, and the commit unit's `small`
 # (16-entry ring, 32 buffer words, 8-bit commit ids): the ring, the buffer, the ids and the
 # reply queues wrap and fill within hundreds of cycles.
-htm_config(htm_sys_part small NETLIST_CYCLES 3000
+htm_config(htm_sys_part small LONG_NETLIST NETLIST_CYCLES 3000
   NumParts=2 AddrW=6 DataW=4 IlvLog2=1 CoreW=2 RouteW=2
   CidW=8 RingSize=16 BufWords=32 ValTags=3
   LwhSets=4 LwhWays=2 LwhBfHashes=2 LwhBfSlots=4 LwhScrubInterval=4 LwhPipe=1)
@@ -612,7 +615,7 @@ htm_block(htm_sys_run
 # back-pressure, a read's word 2 to 4 cycles after the read is taken) and for the run (the final
 # memory written at the start, correct or corrupted); about 1.7 million cycles per second, so
 # the cycles are some thousand runs.
-htm_config(htm_sys_run default CYCLES 5000000 NETLIST_CYCLES 600000
+htm_config(htm_sys_run default LONG_NETLIST CYCLES 5000000 NETLIST_CYCLES 600000
   NumCores=4 NumParts=2 AddrW=13 IlvLog2=6 MaxReads=8 MaxWrites=4)
 # Small: the 512 words of htm_sys_core's `small` in 4-word stripes, so that runs are short and
 # many workloads are refused for their size.
@@ -657,6 +660,9 @@ htm_config(htm_sys one LONG_NETLIST CYCLES 1000000 NETLIST_CYCLES 100000
   MaxReads=3 MaxWrites=4 AllocRetry=1
   RingSize=2 BufWords=8 ValTags=1 LwhSets=1 LwhWays=1 LwhBfHashes=1 LwhBfSlots=1
   LwhScrubInterval=2 XbarLatency=1 XbarFifoDepth=1)
+# The one block whose netlist test is in the long flows only: its netlists are tens of MB of
+# C++ even in `one` (docs/proto.md, "Next, in order"); its parts' netlists are in make test.
+set(HTM_NETLIST_LONG_ONLY htm_sys)
 
 htm_block(htm_uart_tx
   PORTS htm::golden::UartTxPorts
