@@ -20,6 +20,11 @@ import subprocess
 import sys
 import time
 
+# The ECP5 primitives as black boxes, read before the design so that `hierarchy -check` knows a
+# block that instantiates one (htm_ecp5_pll's EHXPLLL); synth_ecp5 replaces them with its own
+# cell library. Blocks without primitives synthesize to the same netlist and statistics.
+ECP5_CELLS = 'read_verilog -lib +/ecp5/cells_bb.v\n'
+
 
 def run(cmd, log):
     t0 = time.monotonic()
@@ -103,7 +108,7 @@ def main():
     json_net = os.path.join(work, f'{name}.json')
     stat_json = os.path.join(work, f'{name}.stat.json')
     with open(script, 'w') as f:
-        f.write(f'read_verilog -sv -noautowire -defer {a.includes} {files}\n'
+        f.write(f'{ECP5_CELLS}read_verilog -sv -noautowire -defer {a.includes} {files}\n'
                 f'hierarchy -check -top {a.top}{chparams}\n'
                 f'synth_ecp5 -top {a.top} -json {json_net}\n'
                 f'tee -q -o {stat_json} stat -json\n')
@@ -112,7 +117,7 @@ def main():
         ports_json = os.path.join(work, f'{name}.ports.json')
         pscript = os.path.join(work, f'{name}.ports.ys')
         with open(pscript, 'w') as f:
-            f.write(f'read_verilog -sv -noautowire -defer {a.includes} {files}\n'
+            f.write(f'{ECP5_CELLS}read_verilog -sv -noautowire -defer {a.includes} {files}\n'
                     f'hierarchy -check -top {a.top}{chparams}\n'
                     f'proc\n'
                     f'write_json {ports_json}\n')
@@ -126,7 +131,7 @@ def main():
         wscript = os.path.join(work, f'{name}.wrap.ys')
         wrap_json = os.path.join(work, f'{name}.wrap.json')
         with open(wscript, 'w') as f:
-            f.write(f'read_verilog -sv -noautowire -defer {a.includes} {files} {wrap}\n'
+            f.write(f'{ECP5_CELLS}read_verilog -sv -noautowire -defer {a.includes} {files} {wrap}\n'
                     f'hierarchy -check -top htm_fpga_wrap\n'
                     f'synth_ecp5 -top htm_fpga_wrap -json {wrap_json}\n')
         t_synth += run([a.yosys, '-q', '-s', wscript], os.path.join(work, f'{name}.wrap.log'))

@@ -120,7 +120,9 @@ def read_configs():
 
 
 MODULE_RE = re.compile(r'^module\s+(\w+)\s*#\((.*?)^\)\s*\(', re.S | re.M)
-PARAM_RE = re.compile(r'^\s*parameter\s+(.*?)\s*(\w+)\s*=\s*([^,/\n]+?)\s*,?\s*(?://\s*(.*))?$')
+# A parameter's default runs to its comma or its `//` comment; a single `/` is division.
+PARAM_RE = re.compile(
+    r'^\s*parameter\s+(.*?)\s*(\w+)\s*=\s*((?:[^,/\n]|/(?!/))+?)\s*,?\s*(?://\s*(.*))?$')
 
 
 def read_header(path):
