@@ -372,17 +372,28 @@ module htm_commit_unit #(
   // -----------------------------------------------------------------------------------------------
   // Retire pointer (its DoneCommit reply has priority on the reply port)
   // -----------------------------------------------------------------------------------------------
+  // The finish test and the word buffer's read are kept off each other's path (the same cycles):
+  // the commit writes of a finishing entry (r_wc) and their test against the acknowledgements
+  // come from registers only, and the read of the next entry's first word is issued whenever
+  // that entry is eligible, finished or not (an unused read while the walker waits: its output
+  // is read only in RetWalk, which is entered only with the read of that cycle).
   logic            r_start, r_consume, r_finish, r_rep, r_kind_d, r_try_finish, r_need_ack;
+  logic            r_ack_in, rn_go;
   logic [CntW-1:0] r_wc;      // the finishing entry's commit writes
+  logic [SlotW-1:0] rn_head;
+
+  assign r_wc     = r_wcount_q + CntW'(r_state_q == RetWalk && r_kind_q);
+  assign r_ack_in = ack_pool_q >= r_wc;
+  assign rn_go    = r_nxt != ptr_c_q && (rn_rd_has || rn_wr_has);
+  assign rn_head  = rn_rd_has ? rn_rdh : rn_wrh;
 
   always_comb begin
     r_start      = 1'b0;
     r_consume    = 1'b0;
     r_rd_en      = 1'b0;
-    r_raddr      = '0;
+    r_raddr      = rn_head;
     r_kind_d     = r_kind_q;
     r_try_finish = 1'b0;
-    r_wc         = '0;
     r_state_d    = r_state_q;
     unique case (r_state_q)
       RetIdle: begin
@@ -395,6 +406,7 @@ module htm_commit_unit #(
             r_state_d = RetWalk;
           end else begin
             r_try_finish = 1'b1;
+            r_rd_en      = rn_go;
           end
         end
       end
@@ -410,27 +422,26 @@ module htm_commit_unit #(
         end else begin
           // The last word: finish in this cycle when no acknowledgement is missing.
           r_try_finish = 1'b1;
-          r_wc         = r_wcount_q + CntW'(r_kind_q);
+          r_rd_en      = rn_go;
           r_state_d    = RetDone;
         end
       end
       default: begin
         r_try_finish = 1'b1;
-        r_wc         = r_wcount_q;
+        r_rd_en      = rn_go;
       end
     endcase
-    // The core's Pass is legal only after this unit's Pass: out_pass implies rep_pass.
-    r_need_ack = r_out_pass && r_wc != '0;
-    r_finish   = r_try_finish && (!r_need_ack || ack_pool_q >= r_wc);
+    // The core's Pass is legal only after this unit's Pass: out_pass implies rep_pass. An entry
+    // that finishes from RetIdle has no words (r_wc is 0 there).
+    r_need_ack = r_out_pass && r_wc != '0 && r_state_q != RetIdle;
+    r_finish   = r_try_finish && (!r_need_ack || r_ack_in);
     r_rep      = r_finish && r_need_ack;
     if (r_finish) begin
       r_state_d = RetIdle;
       // Start the next entry's walk in the same cycle when it is already eligible.
-      if (r_nxt != ptr_c_q && (rn_rd_has || rn_wr_has)) begin
+      if (rn_go) begin
         r_start   = 1'b1;
-        r_rd_en   = 1'b1;
         r_kind_d  = !rn_rd_has;
-        r_raddr   = rn_rd_has ? rn_rdh : rn_wrh;
         r_state_d = RetWalk;
       end
     end
@@ -530,7 +541,7 @@ module htm_commit_unit #(
   // Intake and the validation request port (revalidation first)
   // -----------------------------------------------------------------------------------------------
   logic            in_win, in_open, legal, is_word, store_try, slot_avail, need_vr;
-  logic            vr_fire, accept, store, cap_fail, from_fifo, in_rep_pass;
+  logic            vr_fire, accept, store, from_fifo, in_rep_pass;
   logic [CidW-1:0] in_dist;
   logic [SlotW-1:0] slot;
   logic [IdxW-1:0] vr_idx;
@@ -591,7 +602,6 @@ module htm_commit_unit #(
 
   assign accept    = in_valid_i && in_ready_o;
   assign store     = accept && store_try && slot_avail;
-  assign cap_fail  = accept && store_try && !slot_avail;
   assign from_fifo = store && fresh_q >= CntW'(BufWords);
   assign slot      = (fresh_q < CntW'(BufWords)) ? SlotW'(fresh_q) : ob_q[0];
 
@@ -792,10 +802,12 @@ module htm_commit_unit #(
       MsgFail: ew_wdata[EwOutFail] = 1'b1;
       default: ;
     endcase
-    if (cap_fail) begin
+    // A word is stored, or fails its entry for want of a slot, when it is accepted; the word is
+    // written only then, so the acceptance itself stays off the data's path.
+    if (store_try && !slot_avail) begin
       ew_wdata[EwCapFail] = 1'b1;  // word buffer full
     end
-    if (store) begin
+    if (store_try && slot_avail) begin
       if (in_type_i == MsgWriteSet) begin
         ew_wdata[EwWrHas] = 1'b1;
       end else begin
@@ -1123,9 +1135,11 @@ module htm_commit_unit #(
     end
   end
 
-  // Tag table payloads: no reset, valid while tag_valid_q is set.
+  // Tag table payloads: no reset, read only while tag_valid_q is set. The lowest free tag takes
+  // the payload of this cycle's request whether or not the request is sent (a tag not taken
+  // stays free and is written again), so the intake's decision does not reach these registers.
   always_ff @(posedge clk_i) begin
-    if (vr_fire) begin
+    if (tag_free) begin
       tag_idx_q[tag_sel] <= vr_idx;
       tag_val_q[tag_sel] <= vr_value;
     end

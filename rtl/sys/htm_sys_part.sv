@@ -296,7 +296,7 @@ module htm_sys_part #(
   // -----------------------------------------------------------------------------------------------
   logic [3:0] mem_req, mem_gnt;
   logic [1:0] mem_gnt_idx, mem_prio;
-  logic       mem_en, mem_we, ld_req, mt_req, mem_rvalid_unused;
+  logic       mem_en, mem_gnt_valid, mem_we, ld_req, mt_req, mem_rvalid_unused;
   logic [MemAW-1:0] mem_addr;
   logic [DataW-1:0] mem_wdata, mem_rdata;
 
@@ -312,23 +312,58 @@ module htm_sys_part #(
     .ack_i      (1'b1),
     .gnt_o      (mem_gnt),
     .gnt_idx_o  (mem_gnt_idx),
-    .gnt_valid_o(mem_en),
+    .gnt_valid_o(mem_gnt_valid),
     .prio_o     (mem_prio)
   );
 
   assign cu_cw_ready = mem_gnt[ReqCw];
-  assign cu_vr_ready = mem_gnt[ReqVr];
-  assign mem_we      = mem_gnt[ReqCw] || (mem_gnt[ReqMt] && mt_we_i);
-  assign mem_wdata   = mem_gnt[ReqCw] ? cu_cw_data : mt_wdata_i;
+
+  // The memory's controls from the arbiter's choice, retimed (the same choice): the validation
+  // read's request is the late one (it comes through the commit unit's intake decision), so the
+  // address, enable and write enable are the round-robin choice among the other three
+  // requesters (nv_*, from mem_prio and early requests), overridden by the validation read when
+  // it is requested and no other requester comes before it in the round-robin order.
+  logic [3:0] nv_req, nv_gnt;
+  logic [1:0] nv_idx;
+  logic       nv_found, vr_blocked, vr_win;
+  assign nv_req = {mt_req, ld_req, 1'b0, cu_cw_valid};
 
   always_comb begin
-    unique case (mem_gnt_idx)
+    nv_found   = 1'b0;
+    nv_idx     = '0;
+    vr_blocked = 1'b0;
+    for (int o = 0; o < 4; o++) begin
+      if (!nv_found && nv_req[2'(32'(mem_prio) + o)]) begin
+        nv_found = 1'b1;
+        nv_idx   = 2'(32'(mem_prio) + o);
+      end
+      if (2'(32'(mem_prio) + o) == 2'(ReqVr)) begin
+        vr_blocked = nv_found;
+      end
+    end
+    nv_gnt = '0;
+    if (nv_found) begin
+      nv_gnt[nv_idx] = 1'b1;
+    end
+  end
+
+  assign vr_win      = cu_vr_valid && !vr_blocked;
+  assign cu_vr_ready = vr_win;
+  assign mem_we    = !vr_win && (nv_gnt[ReqCw] || (nv_gnt[ReqMt] && mt_we_i));
+  assign mem_wdata = nv_gnt[ReqCw] ? cu_cw_data : mt_wdata_i;
+
+  always_comb begin
+    unique case (nv_idx)
       2'd0:    mem_addr = local_word(cu_cw_addr);
-      2'd1:    mem_addr = local_word(cu_vr_addr);
       2'd2:    mem_addr = local_word(req_addr);
       default: mem_addr = local_word(mt_addr_i);
     endcase
+    if (vr_win) begin
+      mem_addr = local_word(cu_vr_addr);
+    end
   end
+
+  assign mem_en = nv_found || cu_vr_valid;
 
   htm_ram_sp #(.Width(DataW), .Depth(Words)) u_mem (
     .clk_i,
@@ -508,6 +543,9 @@ module htm_sys_part #(
   // The commit unit reads and writes only this partition's words (it got no other address).
   `HTM_ASSERT(CuVrMine_A, `HTM_IMPLIES(cu_vr_valid, is_mine(cu_vr_addr, part_idx_i)))
   `HTM_ASSERT(CuCwMine_A, `HTM_IMPLIES(cu_cw_valid, is_mine(cu_cw_addr, part_idx_i)))
+  // The memory's retimed controls follow the arbiter's grant.
+  `HTM_ASSERT(MemRetimed_A, mem_gnt == (vr_win ? 4'(1 << ReqVr) : nv_gnt) &&
+                            mem_en == mem_gnt_valid)
   // Formal covers: the Alloc and load gates hold a request (the Pass/Fail/DoneCommit gate needs
   // more replies than a proof's depth holds; the lockstep bench counts it, cu_gated).
   `HTM_COVER(AllocGated_C, req_valid_i && !is_load && !bad_addr && !cu_gate &&
@@ -515,7 +553,7 @@ module htm_sys_part #(
   `HTM_COVER(LoadGated_C, req_valid_i && is_load && !bad_addr && !ld_req)
 
   logic unused_sig;
-  assign unused_sig = ^{mem_rvalid_unused, mem_prio, rep_prio, cu_rep_cap, cu_ptr_retire,
+  assign unused_sig = ^{mem_rvalid_unused, mem_gnt_idx, rep_prio, cu_rep_cap, cu_ptr_retire,
                         cu_ptr_commit, cu_ptr_pass, cu_ptr_fcd, cu_sweep};
 
 endmodule
