@@ -525,14 +525,25 @@ htm_block(htm_xbar
 
 # The prototype's request network: four SIMT cores to two memory partitions, 72-bit requests,
 # a four-stage link, eight FIFO entries (at least Latency + 2: one message per cycle).
-htm_config(htm_xbar default NumSrc=4 NumDst=2 DataW=72 Latency=4 FifoDepth=8)
+htm_config(htm_xbar default NumSrc=4 NumDst=2 DataW=72 Latency=4 FifoDepth=8 InDepth=0)
 # Its reply network: two partitions to four cores, 40-bit replies.
-htm_config(htm_xbar rev NumSrc=2 NumDst=4 DataW=40 Latency=4 FifoDepth=8)
+htm_config(htm_xbar rev NumSrc=2 NumDst=4 DataW=40 Latency=4 FifoDepth=8 InDepth=0)
 # Small: three by three (destination 3 does not exist), two FIFO entries for a two-stage link,
 # so that FIFOs fill and credits run out often (half the full rate).
-htm_config(htm_xbar small NETLIST_CYCLES 3000 NumSrc=3 NumDst=3 DataW=5 Latency=2 FifoDepth=2)
+htm_config(htm_xbar small NETLIST_CYCLES 3000 NumSrc=3 NumDst=3 DataW=5 Latency=2 FifoDepth=2
+  InDepth=0)
 # Degenerate: one source, one destination, one bit, one stage, one entry.
-htm_config(htm_xbar one NETLIST_CYCLES 3000 NumSrc=1 NumDst=1 DataW=1 Latency=1 FifoDepth=1)
+htm_config(htm_xbar one NETLIST_CYCLES 3000 NumSrc=1 NumDst=1 DataW=1 Latency=1 FifoDepth=1
+  InDepth=0)
+# The two networks as rtl/sys/htm_sys.sv builds them: a two-entry input FIFO per source
+# (req_ready_o from a register; one message per source per cycle, one cycle more latency).
+htm_config(htm_xbar defaultin NumSrc=4 NumDst=2 DataW=72 Latency=4 FifoDepth=8 InDepth=2)
+htm_config(htm_xbar revin NumSrc=2 NumDst=4 DataW=40 Latency=4 FifoDepth=8 InDepth=2)
+# Degenerate input FIFOs of one entry: a source sends one message per two cycles, below its
+# destination's rate of two per three (FifoDepth 2 for a one-stage link); three by three, so
+# destination 3 does not exist.
+htm_config(htm_xbar in1 NETLIST_CYCLES 3000 NumSrc=3 NumDst=3 DataW=5 Latency=1 FifoDepth=2
+  InDepth=1)
 
 htm_block(htm_sys_draw
   PORTS htm::golden::SysDrawPorts

@@ -7,10 +7,12 @@
 //     f_dst_i, held constant), every delivery of the pair has a message of the pair owed (so
 //     none is duplicated or invented), and a message the wrapper tags at its acceptance
 //     (f_pick_i) comes out with its data after exactly the pair's messages accepted before it;
-//   * per destination, messages owed (accepted, not delivered) never exceed FifoDepth (the
-//     FIFO cannot overflow; the RTL's own PushFits_A and CreditBalance_A are checked too), and
-//     out_valid_o is high only with a message owed;
-//   * no source is granted without a valid, in-range request, nor by two destinations;
+//   * per destination, messages owed (accepted, not delivered) never exceed FifoDepth, plus
+//     NumSrc * InDepth with input FIFOs (the FIFO cannot overflow; the RTL's own PushFits_A and
+//     CreditBalance_A are checked too), and out_valid_o is high only with a message owed;
+//   * without input FIFOs, no source is granted without a valid, in-range request (with them
+//     req_ready_o is the input FIFO's not-full flag, and the RTL's GrantOnlyIfValid_A and
+//     BadNeverGranted_A check the grants of the FIFO heads);
 //   * err_o is exactly "a request for no destination was seen" (htm_err_check, from the cycle
 //     after) and stays low while every request is in range.
 // Covers: a tagged message delivered after earlier ones of its pair, a destination out of
@@ -24,6 +26,7 @@ module htm_xbar_ftop #(
   parameter int unsigned DataW     = 2,
   parameter int unsigned Latency   = 2,
   parameter int unsigned FifoDepth = 2,
+  parameter int unsigned InDepth   = 0,
   localparam int unsigned SrcW     = htm_pkg::idx_width(NumSrc),
   localparam int unsigned DstW     = htm_pkg::idx_width(NumDst)
 ) (
@@ -40,7 +43,8 @@ module htm_xbar_ftop #(
   // 0: every request of this cycle is for an existing destination.
   input logic                    illegal_i
 );
-  localparam int unsigned CntW = $clog2(FifoDepth + 2) + 1;
+  localparam int unsigned MaxOwed = FifoDepth + NumSrc * InDepth;  // past the arbiter and before
+  localparam int unsigned CntW    = $clog2(MaxOwed + 2) + 1;
 
   logic [NumSrc-1:0]       req_ready;
   logic [NumDst-1:0]       out_valid;
@@ -53,7 +57,8 @@ module htm_xbar_ftop #(
     .NumDst   (NumDst),
     .DataW    (DataW),
     .Latency  (Latency),
-    .FifoDepth(FifoDepth)
+    .FifoDepth(FifoDepth),
+    .InDepth  (InDepth)
   ) u_dut (
     .clk_i,
     .rst_ni,
@@ -82,7 +87,10 @@ module htm_xbar_ftop #(
 
   // Handshakes of this cycle.
   logic [NumSrc-1:0] acc, bad;
-  logic [NumDst-1:0] dlv, acc_dst;
+  logic [NumDst-1:0] dlv;
+  // Acceptances per destination this cycle: one at most without input FIFOs (the grant), up to
+  // NumSrc with them.
+  logic [NumDst*CntW-1:0] acc_dst;
   logic              pair_acc, pair_dlv;
   logic [DataW-1:0]  pair_acc_data, pair_dlv_data;
   assign acc = req_valid_i & req_ready;
@@ -98,7 +106,7 @@ module htm_xbar_ftop #(
     for (int s = 0; s < NumSrc; s++) begin
       for (int d = 0; d < NumDst; d++) begin
         if (acc[s] && req_dst_i[s*DstW +: DstW] == DstW'(d)) begin
-          acc_dst[d] = 1'b1;
+          acc_dst[d*CntW +: CntW] = acc_dst[d*CntW +: CntW] + 1'b1;
         end
       end
       bad[s] = req_valid_i[s] && 32'(req_dst_i[s*DstW +: DstW]) >= NumDst;
@@ -124,7 +132,8 @@ module htm_xbar_ftop #(
       pair_owed_q <= '0;
     end else begin
       for (int d = 0; d < NumDst; d++) begin
-        owed_q[d*CntW +: CntW] <= owed_q[d*CntW +: CntW] + CntW'(acc_dst[d]) - CntW'(dlv[d]);
+        owed_q[d*CntW +: CntW] <= owed_q[d*CntW +: CntW] + acc_dst[d*CntW +: CntW]
+                                  - CntW'(dlv[d]);
       end
       pair_owed_q <= pair_owed_q + CntW'(pair_acc) - CntW'(pair_dlv);
     end
@@ -160,15 +169,16 @@ module htm_xbar_ftop #(
   `HTM_ASSERT(PairDeliveryOwed_A, !pair_dlv || pair_owed_q != '0)
   `HTM_ASSERT(TaggedInOrder_A, !tag_out || pair_dlv_data == tag_data_q)
   `HTM_ASSERT(TaggedStillOwed_A, !tag_q || tag_ahead_q < pair_owed_q)
-  // Capacity: never more owed than the FIFO holds; a delivery only of an owed message.
+  // Capacity: never more owed than the FIFOs hold; a delivery only of an owed message.
   for (genvar d = 0; d < NumDst; d++) begin : g_dst
     logic [CntW-1:0] owed;
     assign owed = owed_q[d*CntW +: CntW];
-    `HTM_ASSERT(OwedBound_A, 32'(owed) <= FifoDepth)
+    `HTM_ASSERT(OwedBound_A, 32'(owed) <= MaxOwed)
     `HTM_ASSERT(ValidOnlyIfOwed_A, !out_valid[d] || owed != '0)
   end
-  // Grants: only valid, in-range requests.
-  `HTM_ASSERT(GrantLegal_A, (req_ready & ~req_valid_i) == '0 && (req_ready & bad) == '0)
+  // Grants: only valid, in-range requests (without input FIFOs the acceptance is the grant).
+  `HTM_ASSERT(GrantLegal_A,
+              InDepth != 0 || ((req_ready & ~req_valid_i) == '0 && (req_ready & bad) == '0))
 
   // The error output.
   logic f_bad, f_err_seen;
@@ -184,7 +194,7 @@ module htm_xbar_ftop #(
     f_cred_out = 1'b0;
     for (int s = 0; s < NumSrc; s++) begin
       if (req_valid_i[s] && !req_ready[s] && req_dst_i[s*DstW +: DstW] == f_dst_i &&
-          32'(owed_q[32'(f_dst_i)*CntW +: CntW]) == FifoDepth) begin
+          32'(owed_q[32'(f_dst_i)*CntW +: CntW]) >= FifoDepth) begin
         f_cred_out = 1'b1;
       end
     end

@@ -23,13 +23,19 @@ SysPartParams SysFabricPartParams(const SysFabricParams& p) {
   return pp;
 }
 
+namespace {
+// Both crossbars with input FIFOs of two entries, as rtl/sys/htm_sys.sv instantiates them.
+constexpr int kSysXbarInDepth = 2;
+}  // namespace
+
 XbarParams SysFabricReqXbarParams(const SysFabricParams& p) {
   const SysPartParams m = SysCoreMsgParams(p.core);
   return XbarParams{.num_src = p.core.num_cores,
                     .num_dst = p.core.num_parts,
                     .data_w = SysPartReqW(m.cid_w, m.route_w, m.addr_w, m.data_w),
                     .latency = p.xbar_latency,
-                    .fifo_depth = p.xbar_fifo_depth};
+                    .fifo_depth = p.xbar_fifo_depth,
+                    .in_depth = kSysXbarInDepth};
 }
 
 XbarParams SysFabricRepXbarParams(const SysFabricParams& p) {
@@ -38,7 +44,8 @@ XbarParams SysFabricRepXbarParams(const SysFabricParams& p) {
                     .num_dst = p.core.num_cores,
                     .data_w = SysPartRepW(m.cid_w, m.route_w, m.data_w),
                     .latency = p.xbar_latency,
-                    .fifo_depth = p.xbar_fifo_depth};
+                    .fifo_depth = p.xbar_fifo_depth,
+                    .in_depth = kSysXbarInDepth};
 }
 
 std::string CheckSysFabricParams(const SysFabricParams& p) {

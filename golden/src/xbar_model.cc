@@ -26,6 +26,9 @@ std::string CheckXbarParams(const XbarParams& p) {
   if (p.fifo_depth < 1 || p.fifo_depth > 4096) {
     return "FifoDepth must be in 1..4096, got " + std::to_string(p.fifo_depth);
   }
+  if (p.in_depth < 0 || p.in_depth > 4096) {
+    return "InDepth must be in 0..4096, got " + std::to_string(p.in_depth);
+  }
   return "";
 }
 
@@ -73,6 +76,7 @@ void XbarModel::Reset() {
     d.cred = p_.fifo_depth;
     d.link.assign(p_.latency, std::nullopt);
   }
+  src_.assign(p_.num_src, {});
   err_ = false;
 }
 
@@ -84,6 +88,13 @@ int XbarModel::in_link(int d) const {
   return n;
 }
 
+bool XbarModel::Asks(const XbarIn& in, int s, int d) const {
+  if (p_.in_depth > 0) {
+    return !src_[s].empty() && src_[s].front().dst == static_cast<uint64_t>(d);
+  }
+  return ((in.req_valid >> s) & 1U) != 0 && in.req_dst[s] == static_cast<uint64_t>(d);
+}
+
 int XbarModel::Grant(const XbarIn& in, int d) const {
   const Dst& x = dst_[d];
   if (x.cred == 0) {
@@ -92,7 +103,7 @@ int XbarModel::Grant(const XbarIn& in, int d) const {
   // htm_rr_arb: the first requester at or after the pointer, wrapping.
   for (int o = 0; o < p_.num_src; ++o) {
     const int s = (x.prio + o) % p_.num_src;
-    if (((in.req_valid >> s) & 1U) != 0 && in.req_dst[s] == static_cast<uint64_t>(d)) {
+    if (Asks(in, s, d)) {
       return s;
     }
   }
@@ -104,7 +115,7 @@ XbarOut XbarModel::Eval(const XbarIn& in) const {
   const int n = XbarChunks(p_.data_w);
   for (int d = 0; d < p_.num_dst; ++d) {
     const int g = Grant(in, d);
-    if (g >= 0) {
+    if (g >= 0 && p_.in_depth == 0) {
       o.req_ready |= uint64_t{1} << g;
     }
     const Dst& x = dst_[d];
@@ -116,6 +127,12 @@ XbarOut XbarModel::Eval(const XbarIn& in) const {
       }
     }
   }
+  if (p_.in_depth > 0) {
+    // Each input FIFO's registered not-full flag.
+    for (int s = 0; s < p_.num_src; ++s) {
+      o.req_ready |= static_cast<uint64_t>(in_src(s) < p_.in_depth) << s;
+    }
+  }
   o.err = err_ ? 1 : 0;
   return o;
 }
@@ -123,6 +140,7 @@ XbarOut XbarModel::Eval(const XbarIn& in) const {
 void XbarModel::Tick(const XbarIn& in) {
   const int last = p_.latency - 1;
   int granted = 0;
+  uint64_t taken = 0;  // sources granted (their input FIFO's head is popped)
   for (int s = 0; s < p_.num_src; ++s) {
     if (((in.req_valid >> s) & 1U) != 0 && in.req_dst[s] >= static_cast<uint64_t>(p_.num_dst)) {
       err_ = true;
@@ -135,7 +153,7 @@ void XbarModel::Tick(const XbarIn& in) {
     // Coverage.
     int asking = 0;
     for (int s = 0; s < p_.num_src; ++s) {
-      asking += ((in.req_valid >> s) & 1U) != 0 && in.req_dst[s] == static_cast<uint64_t>(d);
+      asking += Asks(in, s, d) ? 1 : 0;
     }
     cover_.contention += asking >= 2 ? 1 : 0;
     cover_.credit_stall += asking >= 1 && x.cred == 0 ? 1 : 0;
@@ -159,12 +177,27 @@ void XbarModel::Tick(const XbarIn& in) {
     }
     x.link[0].reset();
     if (g >= 0) {
-      x.link[0] = Msg{g, XbarReqData(p_, in, g)};
+      x.link[0] = Msg{g, p_.in_depth > 0 ? src_[g].front().data : XbarReqData(p_, in, g)};
       x.prio = (g + 1) % p_.num_src;
+      taken |= uint64_t{1} << g;
     }
     x.cred += (pop ? 1 : 0) - (g >= 0 ? 1 : 0);
   }
   cover_.parallel += granted >= 2 ? 1 : 0;
+  if (p_.in_depth == 0) {
+    return;
+  }
+  // The input FIFOs (htm_fifo: a push into a full FIFO is refused even with a pop).
+  for (int s = 0; s < p_.num_src; ++s) {
+    std::deque<Req>& q = src_[s];
+    const bool push = ((in.req_valid >> s) & 1U) != 0 && in_src(s) < p_.in_depth;
+    if (((taken >> s) & 1U) != 0) {
+      q.pop_front();
+    }
+    if (push) {
+      q.push_back(Req{in.req_dst[s] & LowMask(IdxWidth(p_.num_dst)), XbarReqData(p_, in, s)});
+    }
+  }
 }
 
 }  // namespace htm::golden

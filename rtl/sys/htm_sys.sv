@@ -98,10 +98,14 @@ module htm_sys #(
   localparam int unsigned RouteW = SlotW + LaneW;
   localparam int unsigned ReqW   = 4 + CidW + RouteW + AddrW + DataW;
   localparam int unsigned RepW   = 5 + CidW + RouteW + DataW;
-  // Choice: the in-flight counters are $clog2(NumDst * FifoDepth + 1) bits wide: a crossbar
-  // holds at most NumDst * FifoDepth messages (its credits), so they never wrap.
-  localparam int unsigned ReqCntW = $clog2(NumParts * XbarFifoDepth + 1);
-  localparam int unsigned RepCntW = $clog2(NumCores * XbarFifoDepth + 1);
+  // Both crossbars take requests into input FIFOs of two entries per source, so that their
+  // req_ready_o comes from a register (docs/htm_xbar.md, "Pipelining for the prototype").
+  localparam int unsigned XbarInDepth = 2;
+  // Choice: the in-flight counters are $clog2(NumDst * FifoDepth + NumSrc * InDepth + 1) bits
+  // wide: a crossbar holds at most NumDst * FifoDepth messages past its arbiters (its credits)
+  // and NumSrc * InDepth in its input FIFOs, so they never wrap.
+  localparam int unsigned ReqCntW = $clog2(NumParts * XbarFifoDepth + NumCores * XbarInDepth + 1);
+  localparam int unsigned RepCntW = $clog2(NumCores * XbarFifoDepth + NumParts * XbarInDepth + 1);
 
   `HTM_ASSERT_INIT(NumCoresRange_A, NumCores >= 1)
   `HTM_ASSERT_INIT(NumPartsPow2_A, htm_pkg::is_pow2(NumParts))
@@ -275,7 +279,8 @@ module htm_sys #(
     .NumDst   (NumParts),
     .DataW    (ReqW),
     .Latency  (XbarLatency),
-    .FifoDepth(XbarFifoDepth)
+    .FifoDepth(XbarFifoDepth),
+    .InDepth  (XbarInDepth)
   ) u_req_xbar (
     .clk_i,
     .rst_ni,
@@ -362,7 +367,8 @@ module htm_sys #(
     .NumDst   (NumCores),
     .DataW    (RepW),
     .Latency  (XbarLatency),
-    .FifoDepth(XbarFifoDepth)
+    .FifoDepth(XbarFifoDepth),
+    .InDepth  (XbarInDepth)
   ) u_rep_xbar (
     .clk_i,
     .rst_ni,
@@ -408,7 +414,7 @@ module htm_sys #(
                         rct_inc_valid_unused, rct_inc_write_unused, rct_dec_valid_unused,
                         rct_dec_write_unused, rct_inc_addr_unused, rct_dec_addr_unused};
 
-  `HTM_ASSERT(ReqCntBound_A, 32'(req_cnt_q) <= NumParts * XbarFifoDepth)
-  `HTM_ASSERT(RepCntBound_A, 32'(rep_cnt_q) <= NumCores * XbarFifoDepth)
+  `HTM_ASSERT(ReqCntBound_A, 32'(req_cnt_q) <= NumParts * XbarFifoDepth + NumCores * XbarInDepth)
+  `HTM_ASSERT(RepCntBound_A, 32'(rep_cnt_q) <= NumCores * XbarFifoDepth + NumParts * XbarInDepth)
 
 endmodule

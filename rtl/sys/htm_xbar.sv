@@ -22,6 +22,14 @@
 // credits are registers, out_ready_i is not on that path).
 // A request for a destination >= NumDst is a protocol error: it is never granted (the source
 // stays stalled), err_o rises in the next cycle and stays until reset; simulation asserts it.
+// InDepth >= 1 (the prototype's networks): each source has an input FIFO of InDepth entries
+// (htm_fifo, OutReg = 1) between its port and the arbiters. req_ready_o[s] is then that FIFO's
+// registered not-full flag (no combinational path from any input to req_ready_o), the arbiters
+// see the FIFO heads (flip-flops), and a grant pops the head. A message spends one more cycle
+// in the crossbar (at out_*[d] from t + Latency + 2); a source sends one message per cycle
+// with InDepth >= 2 and one per two cycles with InDepth = 1. A request for no destination is
+// then taken into the FIFO (as any request, while it has room) and stalls that source's
+// FIFO behind it; err_o and the assertion still watch the request at the port.
 `include "htm_assert.svh"
 
 module htm_xbar #(
@@ -30,6 +38,7 @@ module htm_xbar #(
   parameter int unsigned DataW     = 72,  // message width, >= 1
   parameter int unsigned Latency   = 4,   // link register stages, >= 1
   parameter int unsigned FifoDepth = 8,   // destination FIFO entries (and credits), >= 1
+  parameter int unsigned InDepth   = 0,   // source input FIFO entries, 0: none
   // Derived, do not set.
   localparam int unsigned SrcW     = htm_pkg::idx_width(NumSrc),
   localparam int unsigned DstW     = htm_pkg::idx_width(NumDst)
@@ -54,32 +63,76 @@ module htm_xbar #(
   `HTM_ASSERT_INIT(DataWRange_A, DataW >= 1)
   `HTM_ASSERT_INIT(LatencyRange_A, Latency >= 1)
   `HTM_ASSERT_INIT(FifoDepthRange_A, FifoDepth >= 1)
+  `HTM_ASSERT_INIT(InDepthRange_A, InDepth <= 4096)
 
   localparam int unsigned MsgW  = SrcW + DataW;  // a message in the link and FIFO: {src, data}
   localparam int unsigned CredW = $clog2(FifoDepth + 1);
+  localparam int unsigned InMsgW = DstW + DataW;  // a request in a source's input FIFO
+  localparam int unsigned InCntW = $clog2(InDepth + 1);
 
-  // Requests per destination (bit d*NumSrc + s: source s asks for d), out-of-range ones.
+  // The requests the arbiters see (src_*): the ports themselves (InDepth = 0) or the heads of
+  // the sources' input FIFOs. src_take[s]: source s's request is granted this cycle.
+  logic [NumSrc-1:0]       src_valid, src_take;
+  logic [NumSrc*DstW-1:0]  src_dst;
+  logic [NumSrc*DataW-1:0] src_data;
+
+  if (InDepth == 0) begin : g_in_port
+    assign src_valid   = req_valid_i;
+    assign src_dst     = req_dst_i;
+    assign src_data    = req_data_i;
+    assign req_ready_o = src_take;
+  end else begin : g_in_fifo
+    for (genvar s = 0; s < NumSrc; s++) begin : g_src
+      logic [InCntW-1:0] in_count;
+      logic [InMsgW-1:0] in_head;
+      htm_fifo #(
+        .Width (InMsgW),
+        .Depth (InDepth),
+        .OutReg(1'b1)
+      ) u_in_fifo (
+        .clk_i,
+        .rst_ni,
+        .clr_i      (1'b0),
+        .in_valid_i (req_valid_i[s]),
+        .in_ready_o (req_ready_o[s]),
+        .in_data_i  ({req_dst_i[s*DstW +: DstW], req_data_i[s*DataW +: DataW]}),
+        .out_valid_o(src_valid[s]),
+        .out_ready_i(src_take[s]),
+        .out_data_o (in_head),
+        .count_o    (in_count)
+      );
+      assign src_dst[s*DstW +: DstW]    = in_head[DataW +: DstW];
+      assign src_data[s*DataW +: DataW] = in_head[DataW-1:0];
+      logic unused_count;
+      assign unused_count = ^in_count;
+    end
+  end
+
+  // Requests per destination (bit d*NumSrc + s: source s asks for d), out-of-range ones at the
+  // ports (bad) and among the arbiters' requests (src_bad).
   logic [NumDst*NumSrc-1:0] ask, gnt;
-  logic [NumSrc-1:0]        bad;
+  logic [NumSrc-1:0]        bad, src_bad;
   logic                     err_q;
 
   always_comb begin
-    ask = '0;
-    bad = '0;
+    ask     = '0;
+    bad     = '0;
+    src_bad = '0;
     for (int s = 0; s < NumSrc; s++) begin
-      bad[s] = req_valid_i[s] && 32'(req_dst_i[s*DstW +: DstW]) >= NumDst;
+      bad[s]     = req_valid_i[s] && 32'(req_dst_i[s*DstW +: DstW]) >= NumDst;
+      src_bad[s] = src_valid[s] && 32'(src_dst[s*DstW +: DstW]) >= NumDst;
       for (int d = 0; d < NumDst; d++) begin
-        ask[d*NumSrc + s] = req_valid_i[s] && req_dst_i[s*DstW +: DstW] == DstW'(d);
+        ask[d*NumSrc + s] = src_valid[s] && src_dst[s*DstW +: DstW] == DstW'(d);
       end
     end
   end
 
-  // A source is accepted when a destination grants it (at most one: it asks for one).
+  // A request is taken when a destination grants it (at most one: it asks for one).
   always_comb begin
-    req_ready_o = '0;
+    src_take = '0;
     for (int s = 0; s < NumSrc; s++) begin
       for (int d = 0; d < NumDst; d++) begin
-        req_ready_o[s] = req_ready_o[s] | gnt[d*NumSrc + s];
+        src_take[s] = src_take[s] | gnt[d*NumSrc + s];
       end
     end
   end
@@ -111,7 +164,7 @@ module htm_xbar #(
 
     // The winner's data, selected by its index (as a one-hot AND-OR, ABC folded the arbiter's
     // search into every data bit's cone: 1349 LUT4 against 757 for default).
-    assign data = req_data_i[32'(arb_idx)*DataW +: DataW];
+    assign data = src_data[32'(arb_idx)*DataW +: DataW];
 
     // The link: Latency stages that shift every cycle (never stall).
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -192,9 +245,9 @@ module htm_xbar #(
   end
   assign err_o = err_q;
 
-  // Only valid, in-range requests are accepted.
-  `HTM_ASSERT(ReadyOnlyIfValid_A, (req_ready_o & ~req_valid_i) == '0)
-  `HTM_ASSERT(BadNeverGranted_A, (req_ready_o & bad) == '0)
+  // Only valid, in-range requests are granted.
+  `HTM_ASSERT(GrantOnlyIfValid_A, (src_take & ~src_valid) == '0)
+  `HTM_ASSERT(BadNeverGranted_A, (src_take & src_bad) == '0)
 `ifndef FORMAL
   // Simulation: a request for no destination is a protocol error of the source. (The formal
   // wrapper drives such requests on purpose to prove err_o exact.)

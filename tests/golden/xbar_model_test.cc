@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The golden model of htm_xbar alone: the rate bound FifoDepth / (Latency + 2) over a sweep of
-// both (so that the documented bound is exact, not just sufficient), the latency for several
-// Latency values, the error of a request for no destination, parameter checks, and the
+// both (so that the documented bound is exact, not just sufficient), with input FIFOs too (one
+// entry: at most one message per two cycles), the latency for several Latency values (one more
+// with input FIFOs), the error of a request for no destination, parameter checks, and the
 // scoreboard: it holds over the random bench and fails on a lost, duplicated, reordered or
 // misrouted message.
 #include "htm/golden/xbar_model.h"
@@ -19,9 +20,13 @@
 namespace htm::golden {
 namespace {
 
-XbarParams Params(int src, int dst, int data_w, int latency, int depth) {
-  return {
-      .num_src = src, .num_dst = dst, .data_w = data_w, .latency = latency, .fifo_depth = depth};
+XbarParams Params(int src, int dst, int data_w, int latency, int depth, int in_depth = 0) {
+  return {.num_src = src,
+          .num_dst = dst,
+          .data_w = data_w,
+          .latency = latency,
+          .fifo_depth = depth,
+          .in_depth = in_depth};
 }
 
 XbarData Word(uint64_t v) {
@@ -57,6 +62,23 @@ TEST(XbarModel, RateIsFifoDepthPerLatencyPlusTwoCyclesUpToOne) {
   }
 }
 
+// With input FIFOs the credits bound the rate as before, and a source's FIFO of one entry
+// bounds it to one message per two cycles (two entries: no bound).
+TEST(XbarModel, WithInputFifosTheRateIsTheLowerOfTheCreditAndInputBounds) {
+  const int window = 840;
+  for (int in_depth = 1; in_depth <= 3; ++in_depth) {
+    for (int latency = 1; latency <= 5; ++latency) {
+      for (int depth = 1; depth <= 8; ++depth) {
+        const int credit = window * std::min(depth, latency + 2) / (latency + 2);
+        const int input = in_depth == 1 ? window / 2 : window;
+        EXPECT_EQ(Accepted(Params(1, 1, 8, latency, depth, in_depth), window),
+                  std::min(credit, input))
+            << "Latency " << latency << ", FifoDepth " << depth << ", InDepth " << in_depth;
+      }
+    }
+  }
+}
+
 TEST(XbarModel, LatencyIsLatencyPlusOne) {
   for (int latency = 1; latency <= 6; ++latency) {
     const XbarParams p = Params(2, 3, 16, latency, 4);
@@ -79,6 +101,33 @@ TEST(XbarModel, LatencyIsLatencyPlusOne) {
       m.Tick(in);
     }
     EXPECT_EQ(at, latency + 1) << "Latency " << latency;
+  }
+}
+
+TEST(XbarModel, LatencyIsLatencyPlusTwoWithInputFifos) {
+  for (int in_depth = 1; in_depth <= 2; ++in_depth) {
+    for (int latency = 1; latency <= 4; ++latency) {
+      const XbarParams p = Params(2, 3, 16, latency, 4, in_depth);
+      XbarModel m(p);
+      XbarIn in;
+      XbarSetReq(p, in, 1, 2, Word(0xabc));
+      in.out_ready = 7;
+      ASSERT_EQ(m.Eval(in).req_ready, 3u) << "both input FIFOs have room";
+      m.Tick(in);
+      in.req_valid = 0;
+      EXPECT_EQ(m.in_src(1), 1);
+      int at = -1;
+      for (int c = 1; c <= latency + 4 && at < 0; ++c) {
+        const XbarOut o = m.Eval(in);
+        if (o.out_valid != 0) {
+          at = c;
+          EXPECT_EQ(o.out_src[2], 1u);
+          EXPECT_EQ(XbarOutData(p, o, 2), Word(0xabc));
+        }
+        m.Tick(in);
+      }
+      EXPECT_EQ(at, latency + 2) << "Latency " << latency << ", InDepth " << in_depth;
+    }
   }
 }
 
@@ -107,6 +156,7 @@ TEST(XbarModel, RejectsParametersTheRtlOrHarnessCannotTake) {
   EXPECT_THROW(XbarModel(Params(1, 1, 8, 0, 1)), std::invalid_argument);
   EXPECT_THROW(XbarModel(Params(1, 1, 8, 1, 0)), std::invalid_argument);
   EXPECT_THROW(XbarModel(Params(64, 1, 72, 1, 1)), std::invalid_argument);  // 128 chunks
+  EXPECT_THROW(XbarModel(Params(1, 1, 8, 1, 1, -1)), std::invalid_argument);
 }
 
 TEST(XbarModel, TheBenchKeepsTheScoreboardInEveryConfiguration) {

@@ -2,11 +2,14 @@
 //
 // Directed tests of htm_xbar in lockstep (RTL and model agree every cycle), with a scoreboard
 // on every handshake and the documented behaviour asserted on top: the latency from acceptance
-// to the output (Latency + 1 cycles), one message per destination per cycle when FifoDepth >=
-// Latency + 2 and FifoDepth per Latency + 2 cycles below, round-robin order under contention,
-// per source-destination order, nothing lost under long backpressure, the sticky error of a
-// request for no destination; and the random bench on the RTL and the netlist alone, judged by
-// the scoreboard only.
+// to the output (Latency + 1 cycles, Latency + 2 with input FIFOs), one message per destination
+// per cycle when FifoDepth >= Latency + 2 and FifoDepth per Latency + 2 cycles below, one
+// message per source per cycle with InDepth 2 and per two cycles with InDepth 1, req_ready_o
+// with input FIFOs: their not-full flag, whatever the requests, round-robin order under
+// contention, per source-destination order, nothing lost under long backpressure, the sticky
+// error of a request for no destination; and the random bench on the RTL and the netlist alone,
+// judged by the scoreboard only.
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -16,8 +19,11 @@
 #include <gtest/gtest.h>
 
 #include "Vhtm_xbar__default.h"
+#include "Vhtm_xbar__defaultin.h"
+#include "Vhtm_xbar__in1.h"
 #include "Vhtm_xbar__one.h"
 #include "Vhtm_xbar__rev.h"
+#include "Vhtm_xbar__revin.h"
 #include "Vhtm_xbar__small.h"
 // The mutation build (mutate/CMakeLists.txt) links the directed tests against mutated RTL
 // models and, unless HTM_MUTATE_NETLIST, without netlists: the netlist test is then left out.
@@ -130,19 +136,22 @@ class Traffic {
 };
 
 // A single message into an empty crossbar: accepted at once, at the output exactly
-// Latency + 1 cycles later, not a cycle earlier.
+// Latency + 1 cycles later (Latency + 2 with input FIFOs: a cycle in the source's FIFO), not a
+// cycle earlier.
 template <class Top>
 void ExpectLatency(const XbarParams& p, const char* config) {
   Traffic<Top> t(p, config);
   const int s = p.num_src - 1, d = p.num_dst - 1;
   t.Send(s, d, 1);
-  const XbarOut first = t.Cycle();
-  ASSERT_EQ(first.req_ready, uint64_t{1} << s) << "an empty crossbar takes a request at once";
-  for (int k = 1; k <= p.latency; ++k) {
+  t.Cycle();
+  ASSERT_EQ(t.accepted.size(), 1u) << "an empty crossbar takes a request at once";
+  const int latency = p.latency + 1 + (p.in_depth > 0 ? 1 : 0);
+  for (int k = 1; k < latency; ++k) {
     EXPECT_EQ(t.Cycle().out_valid, 0u) << "cycle " << k << " after acceptance";
   }
   const XbarOut o = t.Cycle();
-  EXPECT_EQ(o.out_valid, uint64_t{1} << d) << "at the output Latency + 1 cycles after acceptance";
+  EXPECT_EQ(o.out_valid, uint64_t{1} << d)
+      << "at the output " << latency << " cycles after acceptance";
   EXPECT_EQ(o.out_src[d], static_cast<uint64_t>(s));
   EXPECT_EQ(golden::XbarOutData(p, o, d), Word(1));
   EXPECT_EQ(t.sb().delivered(), 1u);
@@ -153,6 +162,75 @@ TEST(XbarDirected, LatencyIsLatencyPlusOneCyclesInEveryConfiguration) {
   ExpectLatency<Vhtm_xbar__rev>(configs::htm_xbar::kRev, "rev");
   ExpectLatency<Vhtm_xbar__small>(configs::htm_xbar::kSmall, "small");
   ExpectLatency<Vhtm_xbar__one>(configs::htm_xbar::kOne, "one");
+}
+
+TEST(XbarDirected, LatencyIsLatencyPlusTwoCyclesWithInputFifos) {
+  ExpectLatency<Vhtm_xbar__defaultin>(configs::htm_xbar::kDefaultin, "defaultin");
+  ExpectLatency<Vhtm_xbar__revin>(configs::htm_xbar::kRevin, "revin");
+  ExpectLatency<Vhtm_xbar__in1>(configs::htm_xbar::kIn1, "in1");
+}
+
+// With input FIFOs req_ready_o is each FIFO's not-full flag: high after reset with no request
+// at all, low for a full FIFO whatever the requests (destination 0 out of credits here), and
+// independent of the other sources' requests.
+TEST(XbarDirected, WithInputFifosReadyIsTheFifosNotFullFlag) {
+  const XbarParams& p = configs::htm_xbar::kDefaultin;
+  ASSERT_EQ(p.in_depth, 2);
+  Traffic<Vhtm_xbar__defaultin> t(p, "defaultin");
+  t.ready = 0;
+  EXPECT_EQ(t.Cycle().req_ready, golden::LowMask(p.num_src)) << "no request, every FIFO empty";
+  // Source 0 sends to destination 0 until its credits and its input FIFO are used up.
+  for (int i = 0; i < p.fifo_depth + p.in_depth + 4; ++i) {
+    t.Send(0, 0, static_cast<uint64_t>(i));
+  }
+  for (int c = 0; c < 40; ++c) {
+    t.Cycle();
+  }
+  EXPECT_EQ(t.accepted.size(), static_cast<size_t>(p.fifo_depth + p.in_depth))
+      << "FifoDepth past the arbiter, InDepth waiting in the input FIFO";
+  EXPECT_EQ(t.ls().model().in_src(0), p.in_depth);
+  const XbarOut o = t.Cycle();
+  EXPECT_EQ(o.req_ready, golden::LowMask(p.num_src) & ~uint64_t{1})
+      << "source 0's FIFO is full; the others are ready without a request";
+  t.ready = golden::LowMask(p.num_dst);
+  t.Drain();
+}
+
+// Sources 0 .. min(NumSrc, NumDst) - 1 stream, each to its own destination: one message per
+// source per cycle with two input entries, one per two cycles with one.
+template <class Top>
+void ExpectSourceRate(const XbarParams& p, const char* config, int per, int cycles) {
+  Traffic<Top> t(p, config);
+  const int n = std::min(p.num_src, p.num_dst);
+  for (int i = 0; i < 200; ++i) {
+    for (int s = 0; s < n; ++s) {
+      t.Send(s, s, static_cast<uint64_t>(i) & 31U);
+    }
+  }
+  const int warm = 10, window = 120;
+  for (int c = 0; c < warm + window; ++c) {
+    t.Cycle();
+  }
+  std::vector<int> acc(n, 0);
+  for (const auto& e : t.accepted) {
+    acc[e.src] += e.cycle >= static_cast<uint64_t>(warm) ? 1 : 0;
+  }
+  for (int s = 0; s < n; ++s) {
+    EXPECT_EQ(acc[s], window * per / cycles) << config << ": source " << s;
+  }
+  t.Drain();
+}
+
+TEST(XbarDirected, InputFifosOfTwoKeepOneMessagePerSourcePerCycle) {
+  ExpectSourceRate<Vhtm_xbar__defaultin>(configs::htm_xbar::kDefaultin, "defaultin", 1, 1);
+  ExpectSourceRate<Vhtm_xbar__revin>(configs::htm_xbar::kRevin, "revin", 1, 1);
+}
+
+TEST(XbarDirected, AnInputFifoOfOneHalvesTheSourceRate) {
+  const XbarParams& p = configs::htm_xbar::kIn1;
+  ASSERT_EQ(p.in_depth, 1);
+  ASSERT_GT(p.fifo_depth * 2, p.latency + 2) << "the credits alone would allow more";
+  ExpectSourceRate<Vhtm_xbar__in1>(p, "in1", 1, 2);
 }
 
 // Every source streams to its own destination pair: each destination takes and delivers one
@@ -323,34 +401,41 @@ XbarOut RawCycle(const XbarParams& p, Top& top, const XbarIn& in) {
 
 // A request for a destination that does not exist: the simulation assertion fires at that
 // edge, err_o rises and stays, the request is never granted, and the other sources go on.
+// Without input FIFOs the request is not taken; with them it is taken into its source's FIFO
+// (with the repeated offers, until the FIFO is full) and blocks that source there.
 template <class Top>
 void ExpectBadDestination(const XbarParams& p, const char* config) {
   XbarLockstep<Top> ls(p, DirectedOptions("htm_xbar", config));
   XbarIn bad;
-  golden::XbarSetReq(p, bad, p.num_src - 1, static_cast<uint64_t>(p.num_dst), Word(1));
+  const int b = p.num_src - 1;
+  golden::XbarSetReq(p, bad, b, static_cast<uint64_t>(p.num_dst), Word(1));
   EXPECT_EQ(DirectedCycle(ls, XbarIn{}).err, 0u);
   EXPECT_FALSE(ls.Step(bad)) << "the simulation assertion fires";
   EXPECT_NE(ls.error().find("RTL assertion failed"), std::string::npos) << ls.error();
-  EXPECT_EQ(ls.last_out().req_ready, 0u) << "not granted in its cycle";
+  EXPECT_EQ((ls.last_out().req_ready >> b) & 1U, p.in_depth > 0 ? 1u : 0u)
+      << "taken only into an input FIFO";
   XbarIn more = bad;
   if (p.num_src > 1) {
     golden::XbarSetReq(p, more, 0, 0, Word(2));
   }
   more.out_ready = golden::LowMask(p.num_dst);
-  int good = 0;
-  for (int c = 0; c < 4 * (p.latency + 2); ++c) {
+  int good = 0, taken = 0;
+  for (int c = 0; c < 4 * (p.latency + 3); ++c) {
     const XbarOut o = RawCycle(p, ls.top(), more);
     EXPECT_EQ(o.err, 1u) << "sticky";
-    EXPECT_EQ((o.req_ready >> (p.num_src - 1)) & 1U, 0u) << "never granted";
+    taken += static_cast<int>((o.req_ready >> b) & 1U);
     EXPECT_EQ(o.out_valid & ~uint64_t{1}, 0u) << "never routed";
     good += static_cast<int>(o.out_valid & 1U);
   }
+  // The first offer went into the FIFO in the failing cycle; InDepth - 1 more fit.
+  EXPECT_EQ(taken, p.in_depth > 0 ? p.in_depth - 1 : 0) << "then the source stays stalled";
   EXPECT_EQ(good > 0, p.num_src > 1) << "the other sources are served";
 }
 
 TEST(XbarDirected, ARequestForNoDestinationSetsErrAndIsNeverRouted) {
   ExpectBadDestination<Vhtm_xbar__small>(configs::htm_xbar::kSmall, "small");
   ExpectBadDestination<Vhtm_xbar__one>(configs::htm_xbar::kOne, "one");
+  ExpectBadDestination<Vhtm_xbar__in1>(configs::htm_xbar::kIn1, "in1");
 }
 
 // The random bench on a Verilated model alone (no golden model): the scoreboard is the only
@@ -375,6 +460,8 @@ TEST(XbarDirected, TheScoreboardHoldsOnTheRtlAlone) {
   ExpectScoreboardHolds<Vhtm_xbar__default>(configs::htm_xbar::kDefault, false, 20000);
   ExpectScoreboardHolds<Vhtm_xbar__small>(configs::htm_xbar::kSmall, false, 20000);
   ExpectScoreboardHolds<Vhtm_xbar__one>(configs::htm_xbar::kOne, false, 5000);
+  ExpectScoreboardHolds<Vhtm_xbar__defaultin>(configs::htm_xbar::kDefaultin, false, 20000);
+  ExpectScoreboardHolds<Vhtm_xbar__in1>(configs::htm_xbar::kIn1, false, 20000);
 }
 
 #ifdef HTM_XBAR_NETLIST

@@ -2,8 +2,9 @@
 //
 // Golden model of htm_xbar (rtl/sys/htm_xbar.sv), the subsystem's crossbar, cycle-exact with
 // the RTL and as finite: per destination a round-robin pointer (htm_rr_arb's order), FifoDepth
-// credits, a link of Latency stages and a FIFO of FifoDepth entries (htm_fifo's timing). See
-// docs/htm_xbar.md.
+// credits, a link of Latency stages and a FIFO of FifoDepth entries (htm_fifo's timing); with
+// InDepth >= 1, per source an input FIFO of InDepth entries (htm_fifo's timing) whose head the
+// arbiters see. See docs/htm_xbar.md.
 #pragma once
 
 #include <array>
@@ -64,6 +65,8 @@ class XbarModel {
   /// Messages in destination d's link and FIFO.
   int in_link(int d) const;
   int in_fifo(int d) const { return static_cast<int>(dst_[d].fifo.size()); }
+  /// Requests in source s's input FIFO (0 without one: InDepth = 0).
+  int in_src(int s) const { return static_cast<int>(src_[s].size()); }
   /// Coverage events since construction (cover/htm_xbar.def).
   const XbarCover& cover() const { return cover_; }
   Coverage coverage() const { return cover_.View(); }
@@ -73,6 +76,10 @@ class XbarModel {
     int src = 0;
     XbarData data{};
   };
+  struct Req {  // a request in a source's input FIFO
+    uint64_t dst = 0;
+    XbarData data{};
+  };
   struct Dst {
     int prio = 0;  // the arbiter's pointer: the source with the highest priority
     int cred = 0;
@@ -80,11 +87,15 @@ class XbarModel {
     std::deque<Msg> fifo;
   };
   static const XbarParams& Checked(const XbarParams& p);
+  /// Whether source s's request for the arbiters (its port, or its input FIFO's head) is valid
+  /// and names destination d.
+  bool Asks(const XbarIn& in, int s, int d) const;
   /// The source destination d grants this cycle, or -1.
   int Grant(const XbarIn& in, int d) const;
 
   XbarParams p_;
   std::vector<Dst> dst_;
+  std::vector<std::deque<Req>> src_;  // input FIFOs, head first (empty when InDepth = 0)
   bool err_ = false;
   XbarCover cover_;
 };

@@ -10,7 +10,7 @@
 // low for the phase's first 192 cycles). The scoreboard sees every handshake and throws on a
 // delivery that is not the oldest outstanding message of its source to its destination (a
 // lost, duplicated, corrupted, misrouted or reordered message) and on more messages owed to a
-// destination than its FIFO holds.
+// destination than its FIFO and the sources' input FIFOs hold.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +32,10 @@ class XbarScoreboard {
   using Out = golden::XbarOut;
 
   explicit XbarScoreboard(const golden::XbarParams& p)
-      : p_(p), q_(static_cast<size_t>(p.num_src) * p.num_dst), owed_(p.num_dst, 0) {}
+      : p_(p),
+        q_(static_cast<size_t>(p.num_src) * p.num_dst),
+        owed_(p.num_dst, 0),
+        max_owed_(p.fifo_depth + p.num_src * p.in_depth) {}
 
   /// Forget every outstanding message (after a reset of the crossbar).
   void Clear() {
@@ -63,9 +66,10 @@ class XbarScoreboard {
     }
     Q(src, dst).push_back(data);
     ++accepted_;
-    if (++owed_[dst] > p_.fifo_depth) {
+    if (++owed_[dst] > max_owed_) {
       Fail("destination " + std::to_string(dst) + " owes " + std::to_string(owed_[dst]) +
-           " messages, more than its FIFO holds (" + std::to_string(p_.fifo_depth) + ")");
+           " messages, more than its FIFO and the input FIFOs hold (" + std::to_string(max_owed_) +
+           ")");
     }
   }
 
@@ -115,6 +119,7 @@ class XbarScoreboard {
   golden::XbarParams p_;
   std::vector<std::deque<golden::XbarData>> q_;  // per (source, destination): data in order
   std::vector<int> owed_;                        // per destination: accepted, not delivered
+  int max_owed_;  // FifoDepth + NumSrc * InDepth: its FIFO, and every source's input FIFO
   uint64_t accepted_ = 0, delivered_ = 0;
 };
 
