@@ -8,10 +8,12 @@
 // SeedHash(seed) with a_i = seed, b_i = 32'hA5A5A5A5.
 //
 // Timing: one input per cycle (always taken); the result of the input of cycle t is on
-// out_value_o with out_valid_o and the input's tag in cycle t + 5. Five register stages (the
-// input, each shifted word, each product) so that a multiplier's path holds only the DSP block
-// and its partial-product adder (docs/htm_sys_draw.md). No reset of the data path; reset clears
-// the valid bits.
+// out_value_o with out_valid_o and the input's tag in cycle t + 5. Five register stages
+// (docs/htm_sys_draw.md): the first shifted word, the first product's three partial products,
+// the second shifted word, the second product's partial products, the second product. A product
+// modulo 2^32 of 16-bit halves is lo*lo + ((hi*lo + lo*hi) << 16) (hi*hi is shifted out), so
+// each partial product is one DSP block's 16 x 16 multiplication with nothing after it, and
+// their sum goes into the next stage. No reset of the data path; reset clears the valid bits.
 module htm_sys_draw #(
   parameter int unsigned TagW = 8  // the requester's tag, carried alongside, >= 1
 ) (
@@ -31,16 +33,30 @@ module htm_sys_draw #(
 
   localparam int unsigned Latency = 5;
 
-  logic [31:0]     x_q, s1_q, m1_q, s2_q, m2_q;
+  // A word times a constant modulo 2^32 from its three partial products (16 x 16 bits each).
+  function automatic logic [31:0] mul_sum(input logic [31:0] ll, input logic [15:0] hl,
+                                          input logic [15:0] lh);
+    mul_sum = ll + {hl + lh, 16'd0};
+  endfunction
+
+  logic [31:0]     x, s1_q, p1_ll_q, m1, s2_q, p2_ll_q, m2_q;
+  logic [15:0]     p1_hl_q, p1_lh_q, p2_hl_q, p2_lh_q;
   logic [TagW-1:0] tag_q [Latency];
   logic [Latency-1:0] valid_q;
 
+  assign x  = a_i ^ b_i;
+  assign m1 = mul_sum(p1_ll_q, p1_hl_q, p1_lh_q);
+
   always_ff @(posedge clk_i) begin
-    x_q  <= a_i ^ b_i;
-    s1_q <= x_q ^ (x_q >> 16);
-    m1_q <= s1_q * Mul1;
-    s2_q <= m1_q ^ (m1_q >> 15);
-    m2_q <= s2_q * Mul2;
+    s1_q    <= x ^ (x >> 16);
+    p1_ll_q <= 32'(s1_q[15:0]) * 32'(Mul1[15:0]);
+    p1_hl_q <= 16'(s1_q[31:16] * Mul1[15:0]);
+    p1_lh_q <= 16'(s1_q[15:0] * Mul1[31:16]);
+    s2_q    <= m1 ^ (m1 >> 15);
+    p2_ll_q <= 32'(s2_q[15:0]) * 32'(Mul2[15:0]);
+    p2_hl_q <= 16'(s2_q[31:16] * Mul2[15:0]);
+    p2_lh_q <= 16'(s2_q[15:0] * Mul2[31:16]);
+    m2_q    <= mul_sum(p2_ll_q, p2_hl_q, p2_lh_q);
     tag_q[0] <= in_tag_i;
     for (int i = 1; i < Latency; i++) begin
       tag_q[i] <= tag_q[i-1];
