@@ -220,6 +220,30 @@ module htm_sys_core #(
     part_of = (NumParts == 1) ? '0 : PartW'(a >> IlvLog2);
   endfunction
 
+  // The log rows the walker's fill engine reads for its next word in fill state st at row r: the
+  // read log's row 0 while it waits, else row r + 1; the write log's row r + 1 while it writes,
+  // else row 0 (the word register below picks one of the two).
+  function automatic logic [FeRowW:0] next_rl_row(input logic [2:0] st,
+                                                  input logic [FeRowW-1:0] r);
+    next_rl_row = st == FeWait ? '0 : (FeRowW + 1)'(r) + 1'b1;
+  endfunction
+
+  function automatic logic [FeRowW:0] next_wl_row(input logic [2:0] st,
+                                                  input logic [FeRowW-1:0] r);
+    next_wl_row = st == FeWrite ? (FeRowW + 1)'(r) + 1'b1 : '0;
+  endfunction
+
+  // A log entry (row r of lane l at r * WarpSize + l), and 0 for a row beyond the log.
+  function automatic logic [RlIdxW-1:0] rl_index(input logic [FeRowW:0] r,
+                                                 input logic [LaneW-1:0] l);
+    rl_index = 32'(r) < MaxReads ? RlIdxW'(32'(r) * WarpSize + 32'(l)) : '0;
+  endfunction
+
+  function automatic logic [WlIdxW-1:0] wl_index(input logic [FeRowW:0] r,
+                                                 input logic [LaneW-1:0] l);
+    wl_index = 32'(r) < MaxWrites ? WlIdxW'(32'(r) * WarpSize + 32'(l)) : '0;
+  endfunction
+
   // -----------------------------------------------------------------------------------------------
   // The run
   // -----------------------------------------------------------------------------------------------
@@ -246,6 +270,7 @@ module htm_sys_core #(
   logic [NumWarps*WRowW-1:0]    sl_wrow;
   logic [NumWarps*AddrW-1:0]    sl_ld_addr;     // the load of lane lowest(rem)
   logic [NumWarps*LaneW-1:0]    sl_ld_lane;
+  logic [NumWarps*LaneW-1:0]    sl_lane;        // the lane select (in SCommitWait: lowest(mask))
   logic [NumWarps*DataW-1:0]    sl_key;         // c0 of lane ds_lane (HT-P's second draw)
   logic [NumWarps*AddrW-1:0]    sl_rl_addr, sl_wl_addr;  // the walker's log word
   logic [NumWarps*DataW-1:0]    sl_rl_val, sl_wl_val;
@@ -439,6 +464,15 @@ module htm_sys_core #(
   assign rep_s = rep_route[RouteW-1 -: SlotW];
   assign rep_l = rep_route[LaneW-1:0];
 
+  // The reply register: a load reply's value and lane, for the slot's register and read-log
+  // writes a cycle late (below). No reset: written only under a slot's registered enables.
+  logic [DataW-1:0] rw_val_q;
+  logic [LaneW-1:0] rw_lane_q;
+  always_ff @(posedge clk_i) begin
+    rw_val_q  <= rep_val;
+    rw_lane_q <= rep_l;
+  end
+
   // A load reply needs its slot in SLoad and the lane's load pending; an Alloc or commit-unit
   // reply needs the walker busy on its slot and the lane among the walker's lanes. Choice: the
   // type field of a load reply, the cid of every reply and the source of a load reply are not
@@ -472,10 +506,22 @@ module htm_sys_core #(
   // The walker's state (its logic below the slots)
   // -----------------------------------------------------------------------------------------------
   logic                wk_end;
-  logic [WarpSize-1:0] committed_q, fe_rem_q;
-  logic [FeRowW-1:0]   fe_row_q;
-  logic [FeRowW:0]     fe_rl_row, fe_wl_row;  // the log rows read for the next word
-  logic [LaneW-1:0]    lf;  // the fill engine's lane
+  logic [WarpSize-1:0] committed_q, fe_rem_q, fe_rem_d;
+  logic [2:0]          fe_state_q, fe_state_d;
+  logic [FeRowW-1:0]   fe_row_q, fe_row_d;
+  logic [SlotW-1:0]    wslot_d;
+  // The fill engine's lane lowest(fe_rem) (FillLane_A), and the log entries of its next word
+  // (next_rl_row, next_wl_row of that lane), both registers loaded a cycle ahead from the
+  // engine's next state: the log RAMs' read address starts at a register (FillIdx_A).
+  logic [LaneW-1:0]    lf, lf_q, lf_d, w_start_lane;
+  logic [2:0]          fe_state_e;
+  logic [FeRowW-1:0]   fe_row_e;
+  logic                fe_lane_done;
+  logic [NumWarps-1:0] wa_gnt;
+  logic [FeRowW:0]     fe_rl_row_d, fe_wl_row_d;
+  logic [RlIdxW-1:0]   fe_rl_idx_d;
+  logic [WlIdxW-1:0]   fe_wl_idx_d;
+  logic                fe_rl_ok_d, fe_wl_ok_d;
 
   // -----------------------------------------------------------------------------------------------
   // The slots
@@ -530,6 +576,7 @@ module htm_sys_core #(
     // inside a transaction, TxBegin) keep the top's mask, and in SAfter the mask is already the
     // restarted one (LaneSel_A).
     logic [LaneW-1:0]  l, l_q, l_d;
+    logic              exec_d, cwait_d;  // state_d is SExec, SCommitWait (set with it)
     logic [DataW-1:0]  c0, c1, c2, r0, r1, r2, n_val;
     logic [ThrW-1:0]   tid;
     // A step's address is (addr_a + addr_b), masked by m when addr_m, and its stored value
@@ -695,6 +742,8 @@ module htm_sys_core #(
       rrow_d    = rrow_q;
       wrow_d    = wrow_q;
       cap_err   = 1'b0;
+      exec_d    = 1'b0;
+      cwait_d   = 1'b0;
       st_we     = 1'b0;
       rl_addr_we = 1'b0;
       st_valid  = 1'b0;
@@ -749,10 +798,14 @@ module htm_sys_core #(
           rrow_d   = '0;
           wrow_d   = '0;
           state_d  = SExec;
+          exec_d   = 1'b1;
         end
         SExec: begin
           unique case (kind)
-            KCommit: state_d = SCommitWait;
+            KCommit: begin
+              state_d = SCommitWait;
+              cwait_d = 1'b1;
+            end
             KLoad: begin
               // The lowest lane goes to the load buffer, the others wait in rem.
               rem_d     = mask;
@@ -781,6 +834,7 @@ module htm_sys_core #(
               st_op    = OpNext;
               k_d      = nk;
               akt_d    = aktn;
+              exec_d   = 1'b1;
             end
           endcase
         end
@@ -812,6 +866,7 @@ module htm_sys_core #(
               rrow_d = rrow_q + 1'b1;
             end
             state_d = SExec;
+            exec_d  = 1'b1;
           end
         end
         SStore: begin
@@ -831,6 +886,7 @@ module htm_sys_core #(
               wrow_d = wrow_q + 1'b1;
             end
             state_d = SExec;
+            exec_d  = 1'b1;
           end
         end
         SCommitWait: begin
@@ -839,6 +895,8 @@ module htm_sys_core #(
             st_op    = OpCommit;
             st_mask  = lanes_q & ~committed_q;  // the failed lanes
             state_d  = SAfter;
+          end else begin
+            cwait_d = 1'b1;
           end
         end
         SAfter: begin
@@ -849,6 +907,7 @@ module htm_sys_core #(
             rrow_d  = '0;
             wrow_d  = '0;
             state_d = SExec;
+            exec_d  = 1'b1;
           end else if (tx_done) begin
             base_d  = base_q + BaseW'(Stride);
             state_d = SBatch;
@@ -856,7 +915,7 @@ module htm_sys_core #(
         end
         default: state_d = state_q;
       endcase
-      l_d = lowest_lane(state_d == SExec ? mask : rem_d);
+      l_d = lowest_lane(exec_d || cwait_d ? mask : rem_d);
       // A load reply clears its lane's pending bit.
       if (rep_ld_s) begin
         for (int i = 0; i < WarpSize; i++) begin
@@ -975,8 +1034,13 @@ module htm_sys_core #(
       end
     end
 
-    // Registers: a load reply writes the step's register (EB-P's pc 1 has none).
-    logic r0_we, r1_we, r2_we;
+    // Registers: a load reply writes the step's register (EB-P's pc 1 has none). The writes of a
+    // load reply (the register and the read log's value) take place a cycle late, from the reply
+    // register and the enables and read-log entry registered here, so that the reply's decode
+    // does not reach the LUT RAMs' write enables. Nothing reads them earlier: the registers are
+    // read by a store step, three cycles after the last reply at the earliest (SLoad's Next,
+    // SExec, SStore), the read log by the walker, later still.
+    logic r0_we, r1_we, r2_we, r0_we_q, r1_we_q, r2_we_q, rl_val_we_q;
     always_comb begin
       r0_we = 1'b0;
       r1_we = 1'b0;
@@ -997,11 +1061,13 @@ module htm_sys_core #(
       end
     end
 
-    // Log indices: the slot's row now, and the walker's next word (rows fe_rl_row and fe_wl_row
-    // of lane lf, read into the walker's word register).
-    logic [RlIdxW-1:0] rl_aidx, rl_vidx, rl_ridx;
-    logic [WlIdxW-1:0] wl_widx, wl_ridx, sw_idx_q;
-    logic              rl_rok, wl_rok, rl_val_we;
+    // Log indices: the slot's row now, and the walker's next word (rows next_rl_row and
+    // next_wl_row of lane lf, read into the walker's word register). The walker's are registers
+    // of the slot, loaded while it is (or becomes) the walker's slot, so that each slot's log
+    // RAMs have their own read address (FillIdx_A).
+    logic [RlIdxW-1:0] rl_aidx, rl_vidx, rl_vidx_q, rl_ridx_q;
+    logic [WlIdxW-1:0] wl_widx, wl_ridx_q, sw_idx_q;
+    logic              rl_rok_q, wl_rok_q, rl_val_we;
     logic [AddrW-1:0]  sw_a_q, sw_b_q, sw_addr;
     logic              sw_m_q, sw_ci_q;
     logic [DataW-1:0]  sw_va_q, sw_vb_q, sw_val;
@@ -1012,13 +1078,44 @@ module htm_sys_core #(
     assign rl_vidx   = RlIdxW'(32'(rrow_q) * WarpSize + 32'(rep_l));
     assign wl_widx   = WlIdxW'(32'(wrow_q) * WarpSize + 32'(l));
     assign rl_val_we = rep_ld_s && rrow_q != RRowW'(MaxReads);
-    assign rl_rok    = 32'(fe_rl_row) < MaxReads;
-    assign wl_rok    = 32'(fe_wl_row) < MaxWrites;
-    assign rl_ridx   = rl_rok ? RlIdxW'(32'(fe_rl_row) * WarpSize + 32'(lf)) : '0;
-    assign wl_ridx   = wl_rok ? WlIdxW'(32'(fe_wl_row) * WarpSize + 32'(lf)) : '0;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        rl_ridx_q <= '0;
+        wl_ridx_q <= '0;
+        rl_rok_q  <= 1'b1;
+        wl_rok_q  <= 1'b1;
+      end else if (wa_gnt[s]) begin
+        // The walker takes the slot: row 0 of its lowest lane.
+        rl_ridx_q <= RlIdxW'(l_q);
+        wl_ridx_q <= WlIdxW'(l_q);
+        rl_rok_q  <= 1'b1;
+        wl_rok_q  <= 1'b1;
+      end else if (wslot_q == SlotW'(s)) begin
+        rl_ridx_q <= fe_rl_idx_d;
+        wl_ridx_q <= fe_wl_idx_d;
+        rl_rok_q  <= fe_rl_ok_d;
+        wl_rok_q  <= fe_wl_ok_d;
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        r0_we_q     <= 1'b0;
+        r1_we_q     <= 1'b0;
+        r2_we_q     <= 1'b0;
+        rl_val_we_q <= 1'b0;
+      end else begin
+        r0_we_q     <= r0_we;
+        r1_we_q     <= r1_we;
+        r2_we_q     <= r2_we;
+        rl_val_we_q <= rl_val_we;
+      end
+    end
 
     // The data: no reset (read only where written).
     always_ff @(posedge clk_i) begin
+      rl_vidx_q <= rl_vidx;
       if (c0_we) begin
         c0_q[dr_lane] <= c0_wd;
       end
@@ -1028,20 +1125,20 @@ module htm_sys_core #(
       if (c2_we) begin
         c2_q[dr_lane] <= c2_wd;
       end
-      if (r0_we) begin
-        r0_q[rep_l] <= rep_val;
+      if (r0_we_q) begin
+        r0_q[rw_lane_q] <= rw_val_q;
       end
-      if (r1_we) begin
-        r1_q[rep_l] <= rep_val;
+      if (r1_we_q) begin
+        r1_q[rw_lane_q] <= rw_val_q;
       end
-      if (r2_we) begin
-        r2_q[rep_l] <= rep_val;
+      if (r2_we_q) begin
+        r2_q[rw_lane_q] <= rw_val_q;
       end
       if (rl_addr_we) begin
         rl_addr_q[rl_aidx] <= lb_addr;
       end
-      if (rl_val_we) begin
-        rl_val_q[rl_vidx] <= rep_val;
+      if (rl_val_we_q) begin
+        rl_val_q[rl_vidx_q] <= rw_val_q;
       end
       if (sw_v_q) begin
         wl_addr_q[sw_idx_q] <= sw_addr;
@@ -1074,11 +1171,12 @@ module htm_sys_core #(
     assign sl_wrow[s*WRowW +: WRowW]          = wrow_q;
     assign sl_ld_addr[s*AddrW +: AddrW]       = lb_addr;
     assign sl_ld_lane[s*LaneW +: LaneW]       = lb_lane_q;
+    assign sl_lane[s*LaneW +: LaneW]          = l_q;
     assign sl_key[s*DataW +: DataW]           = c0_q[ds_lane_q];
-    assign sl_rl_addr[s*AddrW +: AddrW]       = rl_rok ? rl_addr_q[rl_ridx] : '0;
-    assign sl_rl_val[s*DataW +: DataW]        = rl_rok ? rl_val_q[rl_ridx] : '0;
-    assign sl_wl_addr[s*AddrW +: AddrW]       = wl_rok ? wl_addr_q[wl_ridx] : '0;
-    assign sl_wl_val[s*DataW +: DataW]        = wl_rok ? wl_val_q[wl_ridx] : '0;
+    assign sl_rl_addr[s*AddrW +: AddrW]       = rl_rok_q ? rl_addr_q[rl_ridx_q] : '0;
+    assign sl_rl_val[s*DataW +: DataW]        = rl_rok_q ? rl_val_q[rl_ridx_q] : '0;
+    assign sl_wl_addr[s*AddrW +: AddrW]       = wl_rok_q ? wl_addr_q[wl_ridx_q] : '0;
+    assign sl_wl_val[s*DataW +: DataW]        = wl_rok_q ? wl_val_q[wl_ridx_q] : '0;
 
     // The choice words' bits above AddrW take no part in an address.
     logic unused_cw;
@@ -1092,7 +1190,19 @@ module htm_sys_core #(
     `HTM_ASSERT(StackNoErr_A, !st_err)
     `HTM_ASSERT(PendOnlyInLoad_A, `HTM_IMPLIES(pend_q != '0, state_q == SLoad))
     `HTM_ASSERT(LoadBufFirst_A, `HTM_IMPLIES(state_q == SLoad && !lb_v_q, rem_q == '0))
-    `HTM_ASSERT(LaneSel_A, l_q == lowest_lane(state_q == SExec ? mask : rem_q))
+    `HTM_ASSERT(LaneSel_A, l_q == lowest_lane(state_q == SExec || state_q == SCommitWait ? mask :
+                                              rem_q))
+    `HTM_ASSERT(NextState_A, exec_d == (state_d == SExec) && cwait_d == (state_d == SCommitWait))
+    // The walker's read address, loaded a cycle ahead, is that of the engine's state now.
+    `HTM_ASSERT(FillIdx_A, `HTM_IMPLIES(wslot_q == SlotW'(s),
+                                        rl_rok_q == 32'(next_rl_row(fe_state_q, fe_row_q)) <
+                                                    MaxReads &&
+                                        wl_rok_q == 32'(next_wl_row(fe_state_q, fe_row_q)) <
+                                                    MaxWrites &&
+                                        rl_ridx_q == rl_index(next_rl_row(fe_state_q, fe_row_q),
+                                                              lowest_lane(fe_rem_q)) &&
+                                        wl_ridx_q == wl_index(next_wl_row(fe_state_q, fe_row_q),
+                                                              lowest_lane(fe_rem_q))))
     `HTM_ASSERT(SlotStateRange_A, state_q <= SDone)
   end
 
@@ -1100,15 +1210,12 @@ module htm_sys_core #(
   // The log walker
   // -----------------------------------------------------------------------------------------------
   logic                wk_busy_d;
-  logic [SlotW-1:0]    wslot_d;
   logic [WarpSize-1:0] lanes_d, filled_q, filled_d, decided_q, decided_d, committed_d;
   logic [LP-1:0]       arep_q, arep_d, aok_q, aok_d, touched_q, touched_d, written_q, written_d;
   logic [LP-1:0]       vrep_q, vrep_d, vok_q, vok_d, dc_q, dc_d;
-  logic [WarpSize-1:0] ae_rem_q, ae_rem_d, fe_rem_d;
+  logic [WarpSize-1:0] ae_rem_q, ae_rem_d;
   logic                ae_state_q, ae_state_d;
   logic [PartW-1:0]    ae_p_q, ae_p_d, fe_p_q, fe_p_d;
-  logic [2:0]          fe_state_q, fe_state_d;
-  logic [FeRowW-1:0]   fe_row_d;
   logic [TimerW-1:0]   fe_timer_q, fe_timer_d;
   logic [NumParts-1:0] fe_retry_q, fe_retry_d, oe_rem_q, oe_rem_d;
   logic [LaneW-1:0]    oe_lane_q, oe_lane_d;
@@ -1116,7 +1223,7 @@ module htm_sys_core #(
   logic [CidW-1:0]     cid_q [WarpSize];
   logic                wk_start, cid_we, decide, dec_commit;
   logic [LaneW-1:0]    la, dec_lane;
-  logic [NumWarps-1:0] wa_req, wa_gnt;
+  logic [NumWarps-1:0] wa_req;
   logic [SlotW-1:0]    wa_idx, wa_prio;
   logic                wa_valid;
 
@@ -1151,9 +1258,10 @@ module htm_sys_core #(
   assign w_wl_addr    = sl_wl_addr[32'(wslot_q)*AddrW +: AddrW];
   assign w_wl_val     = sl_wl_val[32'(wslot_q)*DataW +: DataW];
   assign w_start_mask = sl_mask[32'(wa_idx)*WarpSize +: WarpSize];
+  assign w_start_lane = sl_lane[32'(wa_idx)*LaneW +: LaneW];
 
   assign la = lowest_lane(ae_rem_q);
-  assign lf = lowest_lane(fe_rem_q);
+  assign lf = lf_q;
 
   // The word register: the log word the fill engine sends next (lane lf of the walker's slot),
   // read one cycle ahead so that no log RAM lies between the engine's state and the request
@@ -1165,8 +1273,6 @@ module htm_sys_core #(
   logic [AddrW-1:0] fw_addr_q;
   logic [DataW-1:0] fw_val_q;
   logic [PartW-1:0] fw_part;
-  assign fe_rl_row  = fe_state_q == FeWait ? '0 : (FeRowW + 1)'(fe_row_q) + 1'b1;
-  assign fe_wl_row  = fe_state_q == FeWrite ? (FeRowW + 1)'(fe_row_q) + 1'b1 : '0;
   assign fw_last_rl = 32'(fe_row_q) + 32'd1 == 32'(w_rrow);
   assign fw_en      = fe_state_q == FeWait ||
                       (send_fe && (fe_state_q == FeRead || fe_state_q == FeWrite));
@@ -1289,32 +1395,11 @@ module htm_sys_core #(
     oe_rem_d    = oe_rem_q;
     oe_pass_d   = oe_pass_q;
     cid_we      = 1'b0;
+    fe_lane_done = 1'b0;
     decide      = 1'b0;
     dec_lane    = '0;
     dec_commit  = 1'b0;
     wk_end      = 1'b0;
-
-    // Start: a slot at its commit step, when the walker is free.
-    if (wk_start) begin
-      wk_busy_d   = 1'b1;
-      wslot_d     = wa_idx;
-      lanes_d     = w_start_mask;
-      ae_rem_d    = w_start_mask;
-      fe_rem_d    = w_start_mask;
-      filled_d    = '0;
-      decided_d   = '0;
-      committed_d = '0;
-      arep_d      = '0;
-      aok_d       = '0;
-      touched_d   = '0;
-      written_d   = '0;
-      vrep_d      = '0;
-      vok_d       = '0;
-      dc_d        = '0;
-      ae_state_d  = AeCid;
-      fe_state_d  = FeWait;
-      oe_rem_d    = '0;
-    end
 
     if (wk_busy_q) begin
       // Alloc engine: a commit id, then an Alloc to every partition, lane by lane.
@@ -1406,7 +1491,8 @@ module htm_sys_core #(
                     fe_rem_d[i] = 1'b0;
                   end
                 end
-                fe_state_d = FeWait;
+                fe_lane_done = 1'b1;
+                fe_state_d   = FeWait;
               end else begin
                 fe_p_d = fe_p_q + 1'b1;
               end
@@ -1478,6 +1564,33 @@ module htm_sys_core #(
         wk_end    = 1'b1;
         wk_busy_d = 1'b0;
       end
+    end
+
+    // The fill engine's next state without a start (for its read address, below).
+    fe_state_e = fe_state_d;
+    fe_row_e   = fe_row_d;
+
+    // Start: a slot at its commit step, when the walker is free (after the engines: they run
+    // only while it is busy).
+    if (wk_start) begin
+      wk_busy_d   = 1'b1;
+      wslot_d     = wa_idx;
+      lanes_d     = w_start_mask;
+      ae_rem_d    = w_start_mask;
+      fe_rem_d    = w_start_mask;
+      filled_d    = '0;
+      decided_d   = '0;
+      committed_d = '0;
+      arep_d      = '0;
+      aok_d       = '0;
+      touched_d   = '0;
+      written_d   = '0;
+      vrep_d      = '0;
+      vok_d       = '0;
+      dc_d        = '0;
+      ae_state_d  = AeCid;
+      fe_state_d  = FeWait;
+      oe_rem_d    = '0;
     end
 
     // Replies. Choice: written after the engines, so that a reply for (lf, p) in the cycle the
@@ -1554,6 +1667,40 @@ module htm_sys_core #(
       oe_lane_q   <= oe_lane_d;
       oe_rem_q    <= oe_rem_d;
       oe_pass_q   <= oe_pass_d;
+    end
+  end
+
+  // The fill engine's lane for the next cycle: at a start, the lowest lane of the slot's mask
+  // (its lane select, l_q, in SCommitWait: LaneSel_A); after a lane's last DoneFill or Skip, the
+  // next lane of fe_rem (computed from the registers); else the same lane.
+  logic [WarpSize-1:0] fe_rem_after;
+  logic [LaneW-1:0]    lf_e, lf_after;
+  always_comb begin
+    fe_rem_after = fe_rem_q;
+    for (int i = 0; i < WarpSize; i++) begin
+      if (lf_q == LaneW'(i)) begin
+        fe_rem_after[i] = 1'b0;
+      end
+    end
+  end
+  assign lf_after = lowest_lane(fe_rem_after);
+  assign lf_e     = fe_lane_done ? lf_after : lf_q;
+  assign lf_d     = wk_start ? w_start_lane : lf_e;
+
+  // The log entries of the engine's next word, for the next cycle, without a start (a slot that
+  // the walker takes loads those of its lowest lane's row 0 instead).
+  assign fe_rl_row_d = next_rl_row(fe_state_e, fe_row_e);
+  assign fe_wl_row_d = next_wl_row(fe_state_e, fe_row_e);
+  assign fe_rl_ok_d  = 32'(fe_rl_row_d) < MaxReads;
+  assign fe_wl_ok_d  = 32'(fe_wl_row_d) < MaxWrites;
+  assign fe_rl_idx_d = rl_index(fe_rl_row_d, lf_e);
+  assign fe_wl_idx_d = wl_index(fe_wl_row_d, lf_e);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lf_q <= '0;
+    end else begin
+      lf_q <= lf_d;
     end
   end
 
@@ -1677,6 +1824,8 @@ module htm_sys_core #(
   // The walker's lanes: the engines' lanes and the decided ones are among them.
   `HTM_ASSERT(WalkerLanes_A, ((ae_rem_q | fe_rem_q | filled_q | decided_q) & ~lanes_q) == '0)
   `HTM_ASSERT(FillStateRange_A, fe_state_q <= FeRetry)
+  // The fill engine's lane, a register, is the lowest of its lanes left.
+  `HTM_ASSERT(FillLane_A, lf_q == lowest_lane(fe_rem_q))
 
   logic unused_sig;
   assign unused_sig = ^{da_gnt, da_prio, la_gnt, la_prio, wa_gnt, wa_prio, rep_cid,
