@@ -64,6 +64,14 @@ module htm_sig_recency_ram #(
 
   localparam int unsigned SlotW = ValW + 1;  // {valid, value}
 
+  // Age order without the ages: age(v) = now - v + 2**ValW * wrap(v), wrap(v) = (v > now), so
+  // age(a) > age(b) is a's wrap alone when the wraps differ, else b > a. One comparison of the
+  // values, beside one of each value with now, instead of two subtractions and a comparison.
+  function automatic logic older(input logic [ValW-1:0] a, input logic a_wrap,
+                                 input logic [ValW-1:0] b, input logic b_wrap);
+    older = (a_wrap != b_wrap) ? a_wrap : (b > a);
+  endfunction
+
   // -----------------------------------------------------------------------------------------------
   // Acceptance and the initial sweep
   // -----------------------------------------------------------------------------------------------
@@ -123,7 +131,7 @@ module htm_sig_recency_ram #(
   // -----------------------------------------------------------------------------------------------
   logic                      lkp_q, upd_q, upd_scrub_q, upd_all_q;
   logic [NumHashes*IdxW-1:0] lkp_idx_q, upd_idx_q;
-  logic [ValW-1:0]           lkp_now_q, upd_now_q, upd_val_q;
+  logic [ValW-1:0]           now_q, upd_val_q;  // now_i of the lookup's and the update's cycle
   logic [NumHashes*IdxW-1:0] upd_idx_d;
 
   for (genvar h = 0; h < NumHashes; h++) begin : gen_upd_idx
@@ -139,8 +147,7 @@ module htm_sig_recency_ram #(
       upd_all_q   <= 1'b0;
       lkp_idx_q   <= '0;
       upd_idx_q   <= '0;
-      lkp_now_q   <= '0;
-      upd_now_q   <= '0;
+      now_q       <= '0;
       upd_val_q   <= '0;
     end else begin
       lkp_q       <= lkp_acc;
@@ -149,8 +156,7 @@ module htm_sig_recency_ram #(
       upd_all_q   <= scrub_acc && scrub_all_i;
       lkp_idx_q   <= lkp_idx;
       upd_idx_q   <= upd_idx_d;
-      lkp_now_q   <= now_i;
-      upd_now_q   <= now_i;
+      now_q       <= now_i;
       upd_val_q   <= ins_val_i;
     end
   end
@@ -160,12 +166,14 @@ module htm_sig_recency_ram #(
   // -----------------------------------------------------------------------------------------------
   logic [NumHashes-1:0] lkp_slot_valid;
   logic [ValW-1:0]      lkp_slot_val [NumHashes];
+  logic [NumHashes-1:0] lkp_slot_wrap;
 
   for (genvar h = 0; h < NumHashes; h++) begin : gen_table
     logic [IdxW-1:0]  wr_idx, wr_idx_q;
     logic [SlotW-1:0] wr_data, wr_data_q, m_rdata, l_rdata, m_old, l_cur;
     logic             wr_en, wr_en_q;
-    logic [ValW-1:0]  old_age, new_age;
+    logic [ValW-1:0]  m_age, q_age;  // the scrub's test reads their top two bits
+    logic             old_stale, m_fwd, m_wrap, q_wrap, new_wrap, new_lt_old;
     logic             m_unused_valid, l_unused_valid;
 
     htm_ram_1r1w #(
@@ -199,9 +207,18 @@ module htm_sig_recency_ram #(
     );
 
     // The slot before the update: the RAM word, or last cycle's write that the read missed.
-    assign m_old   = (wr_en_q && wr_idx_q == upd_idx_q[h*IdxW +: IdxW]) ? wr_data_q : m_rdata;
-    assign old_age = upd_now_q - m_old[ValW-1:0];
-    assign new_age = upd_now_q - upd_val_q;
+    // The insert's age comparison is made against both candidates, from registers, before the
+    // forwarding choice; the scrub's age (top bits) likewise.
+    assign m_fwd      = wr_en_q && wr_idx_q == upd_idx_q[h*IdxW +: IdxW];
+    assign m_wrap     = m_rdata[ValW-1:0] > now_q;
+    assign q_wrap     = wr_data_q[ValW-1:0] > now_q;
+    assign new_wrap   = upd_val_q > now_q;
+    assign m_age      = now_q - m_rdata[ValW-1:0];
+    assign q_age      = now_q - wr_data_q[ValW-1:0];
+    assign m_old      = m_fwd ? wr_data_q : m_rdata;
+    assign old_stale  = m_fwd ? (q_age[ValW-1 -: 2] != 2'b00) : (m_age[ValW-1 -: 2] != 2'b00);
+    assign new_lt_old = m_fwd ? older(wr_data_q[ValW-1:0], q_wrap, upd_val_q, new_wrap) :
+                                older(m_rdata[ValW-1:0], m_wrap, upd_val_q, new_wrap);
 
     always_comb begin
       wr_en   = 1'b0;
@@ -213,12 +230,12 @@ module htm_sig_recency_ram #(
         wr_data = '0;
       end else if (upd_q && upd_scrub_q) begin
         wr_en = 1'b1;
-        if (upd_all_q || old_age[ValW-1 -: 2] != 2'b00) begin
+        if (upd_all_q || old_stale) begin
           wr_data = '0;
         end
       end else if (upd_q) begin
         wr_en = 1'b1;
-        if (!m_old[ValW] || new_age < old_age) begin
+        if (!m_old[ValW] || new_lt_old) begin
           wr_data = {1'b1, upd_val_q};
         end
       end
@@ -247,25 +264,25 @@ module htm_sig_recency_ram #(
     end
     assign lkp_slot_valid[h] = l_cur[ValW];
     assign lkp_slot_val[h]   = l_cur[ValW-1:0];
+    assign lkp_slot_wrap[h]  = l_cur[ValW-1:0] > now_q;
 
     logic unused_sig;
-    assign unused_sig = m_unused_valid ^ l_unused_valid;
+    assign unused_sig = m_unused_valid ^ l_unused_valid ^ (^m_age) ^ (^q_age);
   end
 
   // -----------------------------------------------------------------------------------------------
   // Lookup answer: found when every slot is valid; the oldest value
   // -----------------------------------------------------------------------------------------------
-  logic [ValW-1:0] oldest, oldest_age, slot_age;
+  logic [ValW-1:0] oldest;
+  logic            oldest_wrap;
 
   always_comb begin
-    slot_age   = '0;
-    oldest     = lkp_slot_val[0];
-    oldest_age = lkp_now_q - lkp_slot_val[0];
+    oldest      = lkp_slot_val[0];
+    oldest_wrap = lkp_slot_wrap[0];
     for (int h = 1; h < NumHashes; h++) begin
-      slot_age = lkp_now_q - lkp_slot_val[h];
-      if (slot_age > oldest_age) begin
-        oldest     = lkp_slot_val[h];
-        oldest_age = slot_age;
+      if (older(lkp_slot_val[h], lkp_slot_wrap[h], oldest, oldest_wrap)) begin
+        oldest      = lkp_slot_val[h];
+        oldest_wrap = lkp_slot_wrap[h];
       end
     end
   end
