@@ -286,7 +286,7 @@ htm_config(htm_cat one NETLIST_CYCLES 3000
 htm_config(htm_cat two NO_NETLIST
   AddrW=8 Sets=2 Ways=2 NumPorts=3 WarpSize=8 Batch=3)
 # The small system-model machine's CAT: 8 x 2 entries, a 32-lane warp on four ports.
-htm_config(htm_cat machsmall LONG NETLIST_CYCLES 3000
+htm_config(htm_cat machsmall LONG_SYNTH NETLIST_CYCLES 3000
   AddrW=30 Sets=8 Ways=2 NumPorts=4 WarpSize=32 Batch=3)
 
 htm_block(htm_intra_warp_cd
@@ -421,7 +421,7 @@ htm_config(htm_version_index small CYCLES 200000 NETLIST_CYCLES 20000
 # The small system-model machine's table (machine/src/gpu/config.cc): 8 regions of 3 versions
 # (its 3 snapshot versions), 32-bit addresses and creation times, 2-bit counts (a reference per
 # snapshot in use). The paper-size `default` is the default machine's.
-htm_config(htm_version_index machsmall LONG CYCLES 100000 NETLIST_CYCLES 6000
+htm_config(htm_version_index machsmall LONG_SYNTH CYCLES 100000 NETLIST_CYCLES 6000
   AddrW=32 TsW=32 Regions=8 Versions=3 StrideLog2=16 RefW=2)
 # Degenerate: one region of two versions, 2-bit timestamps, 1-bit reference counts.
 htm_config(htm_version_index one CYCLES 200000 NETLIST_CYCLES 20000
