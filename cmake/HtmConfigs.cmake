@@ -15,8 +15,9 @@
 #                   Verilated netlist): the netlist test runs in the long flows only
 #                   (configured with -DHTM_LONG=ON: make regress, make fpga). A block's
 #                   netlist in make test is the cheapest that still covers its structure; the
-#                   costly ones (more than a minute of compiling) are LONG_NETLIST. The
-#                   configuration fails if that would leave a block with no netlist test.
+#                   costly ones (more than a minute of compiling) are LONG_NETLIST, unless a
+#                   make-test flow needs them (the `machsmall` netlists: cosim.small_netlist.*).
+#                   The configuration fails if that would leave a block with no netlist test.
 #   LONG_SYNTH      its ECP5 synthesis takes minutes: label synth_long (make fpga)
 #   LONG            both
 #   NO_NETLIST      no netlist test at all (the same RTL's netlist is tested in its other
